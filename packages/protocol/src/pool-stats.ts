@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { FALLBACK_REASONS } from './error-catalogue.js';
+import { poolIdSchema, utcTimestampSchema } from './common-schemas.js';
+import { STATS_WINDOW_MAX_MS } from './limits.js';
+import { err, ok, type Result } from './result.js';
+import { ROUTE_KINDS } from './route-kinds.js';
+
+const WINDOW_UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** The default stats window. */
+export const DEFAULT_STATS_WINDOW = '24h';
+
+/** A parsed stats window. */
+export interface StatsWindow {
+  /** The window as written, normalized (`30m`, `24h`, `7d`). */
+  readonly label: string;
+  /** Its length in milliseconds, at most 30 days. */
+  readonly ms: number;
+}
+
+/**
+ * Parses a stats window: a positive integer and a unit of `m`, `h` or `d` (`30m`, `24h`, `7d`).
+ * A window past 30 days is capped at 30 days.
+ */
+export function parseStatsWindow(value: string): Result<StatsWindow, { code: 'invalid_window' }> {
+  const match = /^([1-9]\d{0,6})([mhd])$/.exec(value.trim());
+  if (match === null) return err({ code: 'invalid_window' });
+  const amount = Number(match[1]);
+  const unit = match[2] as keyof typeof WINDOW_UNIT_MS;
+  const ms = amount * WINDOW_UNIT_MS[unit];
+  if (ms > STATS_WINDOW_MAX_MS) return ok({ label: '30d', ms: STATS_WINDOW_MAX_MS });
+  return ok({ label: `${amount}${unit}`, ms });
+}
+
+/** Sources of upstream work in stats. */
+export const UPSTREAM_SOURCES = ['forge_web', 'forge_api', 'forge_identity'] as const;
+/** A source of upstream work. */
+export type UpstreamSource = (typeof UPSTREAM_SOURCES)[number];
+
+const countSchema = z.int().min(0);
+const rateSchema = z.number().min(0).max(1).nullable();
+
+/** GET /v1/pools/:pool/stats (DESIGN.md §3). Rates are null when nothing was eligible. */
+export const poolStatsSchema = z.strictObject({
+  pool: poolIdSchema,
+  window: z.string(),
+  since: utcTimestampSchema,
+  requests: countSchema,
+  service_errors: countSchema,
+  local_fallbacks: countSchema,
+  cache_hit_rate: rateSchema,
+  eligible_cache_hit_rate: rateSchema,
+  coalesced_misses: countSchema,
+  caller_usage: z.array(z.strictObject({ login: z.string(), requests: countSchema })),
+  client_usage: z.array(z.strictObject({ client: z.string(), requests: countSchema })),
+  client_routes: z.array(
+    z.strictObject({ client: z.string(), route_kind: z.enum(ROUTE_KINDS), requests: countSchema }),
+  ),
+  client_filter: z.string().optional(),
+  active_clients: z.array(z.strictObject({ client: z.string(), last_used_at: utcTimestampSchema })),
+  cache_entries: countSchema,
+  top_route_kinds: z.array(
+    z.strictObject({ route_kind: z.enum(ROUTE_KINDS), requests: countSchema }),
+  ),
+  upstream: z.array(
+    z.strictObject({
+      route_kind: z.enum(ROUTE_KINDS),
+      source: z.enum(UPSTREAM_SOURCES),
+      count: countSchema,
+    }),
+  ),
+  fallback_reasons: z.partialRecord(z.enum(FALLBACK_REASONS), countSchema),
+});
+
+/** A pool stats body. */
+export type PoolStats = z.infer<typeof poolStatsSchema>;
