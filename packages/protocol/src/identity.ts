@@ -10,11 +10,9 @@ import { IDENTITY_KINDS } from './relay-envelope.js';
 import { DEFAULT_IDENTITY_WEIGHT } from './limits.js';
 
 /** An identity id: 1-128 characters of letters, digits, '.', '_', '-', ':' and '@'. */
-export const identityIdSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/, {
-    error: 'identity id: 1-128 of [A-Za-z0-9._:@-]',
-  });
+export const identityIdSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/, {
+  error: 'identity id: 1-128 of [A-Za-z0-9._:@-]',
+});
 
 /**
  * A scope of an identity: an owner (lowercased) and an optional repository. Owner '*' marks a
