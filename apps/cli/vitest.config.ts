@@ -1,3 +1,6 @@
 import { createProjectConfig } from '../../vitest.shared.ts';
 
-export default createProjectConfig('@relay/cli');
+// clipanion 3.2.1 uses a directory import that only works when vitest inlines it (TOOLCHAIN.md).
+export default createProjectConfig('@relay/cli', {
+  test: { server: { deps: { inline: ['clipanion'] } } },
+});

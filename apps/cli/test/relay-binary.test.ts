@@ -1,0 +1,37 @@
+import { execFile } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import packageJson from '../package.json' with { type: 'json' };
+
+const appDir = dirname(dirname(fileURLToPath(import.meta.url)));
+const exec = promisify(execFile);
+
+/** Runs the `relay` bin from source in a child process, as `pnpm relay` does. */
+function relay(...args: string[]) {
+  return exec(
+    process.execPath,
+    ['--conditions=@relay/source', '--import', 'tsx', join(appDir, 'src/main.ts'), ...args],
+    {
+      cwd: appDir,
+      env: { PATH: process.env.PATH ?? '', HOME: appDir },
+    },
+  );
+}
+
+describe('the relay binary', () => {
+  it('prints its version and exits 0', async () => {
+    const { stdout } = await relay('--version');
+    expect(stdout.trim()).toBe(packageJson.version);
+  }, 20_000);
+
+  it('prints help', async () => {
+    const { stdout } = await relay('--help');
+    expect(stdout).toMatch(/relay/);
+  }, 20_000);
+
+  it('exits non-zero on an unknown command', async () => {
+    await expect(relay('frobnicate')).rejects.toMatchObject({ code: 1 });
+  }, 20_000);
+});

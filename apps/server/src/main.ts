@@ -1,0 +1,48 @@
+#!/usr/bin/env node
+import { formatConfigError, loadServerConfig } from './server-config.js';
+import { startServer } from './start-server.js';
+
+/** relay-server: reads the environment, listens, and shuts down cleanly on SIGINT/SIGTERM. */
+async function main(): Promise<void> {
+  const config = loadServerConfig(process.env);
+  if (!config.ok) {
+    console.error(`relay-server: ${formatConfigError(config.error)}`);
+    process.exitCode = 1;
+    return;
+  }
+  const server = await startServer(config.value, {
+    onUnexpectedError: (error, requestId) => {
+      const name = error instanceof Error ? error.name : 'unknown';
+      console.error(`relay-server: unexpected ${name} in ${requestId}`);
+    },
+  });
+  console.log(`relay-server listening on ${server.url}`);
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`relay-server: ${signal} received, shutting down`);
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    server.close().then(
+      () => {
+        console.log('relay-server stopped');
+      },
+      (error: unknown) => {
+        console.error(
+          `relay-server: shutdown failed (${error instanceof Error ? error.name : 'unknown'})`,
+        );
+        process.exitCode = 1;
+      },
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  const message = error instanceof Error ? error.message : 'unknown failure';
+  console.error(`relay-server: could not start: ${message}`);
+  process.exitCode = 1;
+});

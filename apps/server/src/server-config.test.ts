@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_FORGE_LOG_HOSTS, formatConfigError, loadServerConfig } from './server-config.js';
+
+describe('loadServerConfig', () => {
+  it('applies the DESIGN.md §3 defaults to an empty environment', () => {
+    expect(loadServerConfig({})).toEqual({
+      ok: true,
+      value: {
+        host: '127.0.0.1',
+        port: 8787,
+        publicUrl: undefined,
+        database: 'relay.db',
+        adminToken: undefined,
+        forgeApiUrl: 'https://api.github.com',
+        forgeWebUrl: 'https://github.com',
+        forgeRawUrl: 'https://raw.githubusercontent.com',
+        forgeLogHosts: DEFAULT_FORGE_LOG_HOSTS,
+        secretsDir: undefined,
+        membershipTtlS: 2_592_000,
+        defaultAllowedOwners: [],
+        defaultLoginPool: 'default',
+        allowedForgeOrg: undefined,
+        maxResponseBytes: 2_097_152,
+        requestTimeoutMs: 15_000,
+        forgeAppId: undefined,
+      },
+    });
+  });
+
+  it('reads every variable', () => {
+    const result = loadServerConfig({
+      RELAY_HOST: '0.0.0.0',
+      RELAY_PORT: '0',
+      RELAY_PUBLIC_URL: 'https://relay.example.com/',
+      RELAY_DATABASE: ':memory:',
+      RELAY_ADMIN_TOKEN: 'a-very-long-admin-token',
+      RELAY_FORGE_API_URL: 'http://127.0.0.1:9000/',
+      RELAY_FORGE_WEB_URL: 'http://localhost:9001',
+      RELAY_FORGE_RAW_URL: 'https://raw.example.com',
+      RELAY_FORGE_LOG_HOSTS: ' Logs.Example.com , .blob.example.net. ',
+      RELAY_SECRETS_DIR: '/run/secrets',
+      RELAY_MEMBERSHIP_TTL_S: '3600',
+      DEFAULT_ALLOWED_OWNERS: 'Octo-Org,acme',
+      DEFAULT_LOGIN_POOL: 'team',
+      ALLOWED_FORGE_ORG: 'octo-org',
+      MAX_RESPONSE_BYTES: '4194304',
+      REQUEST_TIMEOUT_MS: '5000',
+      RELAY_FORGE_APP_ID: '12345',
+    });
+    expect(result.ok && result.value).toMatchObject({
+      host: '0.0.0.0',
+      port: 0,
+      publicUrl: 'https://relay.example.com',
+      database: ':memory:',
+      adminToken: 'a-very-long-admin-token',
+      forgeApiUrl: 'http://127.0.0.1:9000',
+      forgeWebUrl: 'http://localhost:9001',
+      forgeLogHosts: ['logs.example.com', 'blob.example.net'],
+      membershipTtlS: 3600,
+      defaultAllowedOwners: ['octo-org', 'acme'],
+      defaultLoginPool: 'team',
+      allowedForgeOrg: 'octo-org',
+      maxResponseBytes: 4_194_304,
+      requestTimeoutMs: 5000,
+      forgeAppId: 12345,
+    });
+  });
+
+  it('treats blank variables as unset', () => {
+    const result = loadServerConfig({ RELAY_PORT: ' ', RELAY_ADMIN_TOKEN: '' });
+    expect(result.ok && result.value.port).toBe(8787);
+    expect(result.ok && result.value.adminToken).toBeUndefined();
+  });
+
+  it.each([
+    ['RELAY_PORT', 'http'],
+    ['RELAY_PORT', '65536'],
+    ['RELAY_PORT', '-1'],
+    ['RELAY_HOST', 'evil host'],
+    ['RELAY_PUBLIC_URL', 'relay.example.com'],
+    ['RELAY_PUBLIC_URL', 'https://user:pw@relay.example.com'],
+    ['RELAY_ADMIN_TOKEN', 'short-secret'],
+    ['RELAY_FORGE_API_URL', 'http://api.github.com'],
+    ['RELAY_FORGE_API_URL', 'https://user:pw@api.github.com'],
+    ['RELAY_FORGE_API_URL', 'https://api.github.com/?x=1'],
+    ['RELAY_FORGE_WEB_URL', 'ftp://github.com'],
+    ['RELAY_FORGE_RAW_URL', 'not a url'],
+    ['RELAY_FORGE_LOG_HOSTS', 'a b.example'],
+    ['RELAY_FORGE_LOG_HOSTS', ','],
+    ['RELAY_MEMBERSHIP_TTL_S', '1'],
+    ['DEFAULT_ALLOWED_OWNERS', 'ok,not ok'],
+    ['DEFAULT_LOGIN_POOL', 'a/b'],
+    ['ALLOWED_FORGE_ORG', '-org'],
+    ['MAX_RESPONSE_BYTES', '2MiB'],
+    ['REQUEST_TIMEOUT_MS', '0'],
+    ['RELAY_FORGE_APP_ID', '0'],
+    ['RELAY_FORGE_APP_ID', '99999999999999999'],
+  ])('rejects %s=%j, naming the variable but not the value', (variable, value) => {
+    const result = loadServerConfig({ [variable]: value });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.error.variable).toBe(variable);
+    expect(formatConfigError(result.error)).toBe(
+      `invalid configuration: ${variable} must be ${result.error.expected}`,
+    );
+    if (value.length > 3) expect(result.error.expected).not.toContain(value);
+  });
+});

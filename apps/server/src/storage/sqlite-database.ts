@@ -1,0 +1,49 @@
+import Database from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import { Migrator } from 'kysely/migration';
+import type { DatabaseSchema } from './database-schema.js';
+import { migrationProvider } from './migrations.js';
+
+/** An open relay database. */
+export interface RelayDatabase {
+  readonly db: Kysely<DatabaseSchema>;
+  /** Closes the connection; idempotent. */
+  close(): Promise<void>;
+}
+
+/** Why the database could not be opened or migrated. */
+export class DatabaseOpenError extends Error {
+  override readonly name = 'DatabaseOpenError';
+  readonly code = 'database_unavailable';
+}
+
+/**
+ * Opens the embedded SQLite database at `path` (`:memory:` allowed) in WAL mode with foreign
+ * keys on, and brings its schema up to date.
+ */
+export async function openSqliteDatabase(path: string): Promise<RelayDatabase> {
+  let sqlite: Database.Database;
+  try {
+    sqlite = new Database(path);
+    if (path !== ':memory:') sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+  } catch (cause) {
+    throw new DatabaseOpenError('the database could not be opened', { cause });
+  }
+  const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const { error } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
+  if (error !== undefined) {
+    await db.destroy();
+    throw new DatabaseOpenError('the database schema could not be migrated', { cause: error });
+  }
+  let closed = false;
+  return {
+    db,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await db.destroy();
+    },
+  };
+}
