@@ -1,0 +1,101 @@
+import type { BodyEncoding } from '@relay/protocol';
+
+/** A JSON value as `JSON.parse` produces it. */
+export type JsonValue =
+  string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/** An envelope body and its encoding; the fields are the envelope's `body` and `body_encoding`. */
+export type EncodedBody =
+  | { readonly encoding: Extract<BodyEncoding, 'json'>; readonly body: JsonValue }
+  | { readonly encoding: Extract<BodyEncoding, 'text'>; readonly body: string | null }
+  | { readonly encoding: Extract<BodyEncoding, 'base64'>; readonly body: string };
+
+/**
+ * What kind of body this is, for the empty-body rule: an API answer (empty → `null`), or a
+ * public document such as a diff, patch, raw file, web page or job log (empty → `''`).
+ */
+export type BodyKind = 'api' | 'document';
+
+/** What {@link encodeBody} needs to know besides the bytes. */
+export interface EncodeBodyOptions {
+  /** The upstream status; only 2xx JSON is parsed. */
+  readonly status: number;
+  /** The upstream `content-type`, if any. */
+  readonly contentType?: string | undefined;
+  /** Which empty-body rule applies. */
+  readonly kind: BodyKind;
+}
+
+/** Bytes at the start of a body in which a NUL selects base64. */
+export const NUL_SCAN_BYTES = 1024;
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * Whether a `content-type` names JSON: `application/json` or `application/<anything>+json`,
+ * parameters ignored, case-insensitive.
+ *
+ * @param contentType - a `content-type` header value
+ */
+export function isJsonContentType(contentType: string | undefined): boolean {
+  if (contentType === undefined) return false;
+  const mediaType = (contentType.split(';')[0] ?? '').trim().toLowerCase();
+  return mediaType === 'application/json' || /^application\/[^/\s]+\+json$/u.test(mediaType);
+}
+
+function decodeStrict(bytes: Uint8Array): string | undefined {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Encodes bytes losslessly: base64 for invalid UTF-8, a leading UTF-8 byte-order mark or a NUL
+ * within the first {@link NUL_SCAN_BYTES} bytes; text otherwise (literal U+FFFD, CRLF and later
+ * NULs preserved).
+ *
+ * @param bytes - the upstream body
+ * @returns a text or base64 body; never json
+ */
+export function encodeOpaqueBody(bytes: Uint8Array): EncodedBody {
+  const hasBom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  const hasEarlyNul = bytes.subarray(0, NUL_SCAN_BYTES).includes(0);
+  const text = hasBom || hasEarlyNul ? undefined : decodeStrict(bytes);
+  if (text === undefined) {
+    return {
+      encoding: 'base64',
+      body: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('base64'),
+    };
+  }
+  return { encoding: 'text', body: text };
+}
+
+/**
+ * Encodes an upstream body for the envelope, exactly per SPEC.md "Body encoding rules":
+ * 1. empty: `null` (API) or `''` (documents), text encoding;
+ * 2. 2xx with a JSON content type: parsed with ordinary `JSON.parse` semantics; malformed JSON
+ *    (a leading BOM included) falls back to rule 3;
+ * 3. otherwise {@link encodeOpaqueBody}.
+ *
+ * @param bytes - the upstream body, already within the size cap
+ * @param options - status, content type and body kind
+ * @returns the envelope body and its encoding
+ */
+export function encodeBody(bytes: Uint8Array, options: EncodeBodyOptions): EncodedBody {
+  if (bytes.length === 0) {
+    return { encoding: 'text', body: options.kind === 'api' ? null : '' };
+  }
+  if (options.status >= 200 && options.status < 300 && isJsonContentType(options.contentType)) {
+    const text = decodeStrict(bytes);
+    if (text !== undefined) {
+      try {
+        return { encoding: 'json', body: JSON.parse(text) as JsonValue };
+      } catch {
+        // Malformed JSON falls back to the lossless opaque encoding.
+      }
+    }
+  }
+  return encodeOpaqueBody(bytes);
+}
