@@ -170,15 +170,17 @@ export function reduceRepoView(body: unknown): unknown {
 
 /**
  * The body a caller may see for a route kind, whether it is served fresh or from the cache:
- * `repo_view` answers are reduced (see {@link reduceRepoView}); other kinds are returned as is.
- * Apply it to fresh answers too, so that no caller ever sees a pooled token's view.
+ * successful (2xx) `repo_view` answers are reduced (see {@link reduceRepoView}); error bodies and
+ * other kinds are returned as is. Apply it to fresh answers too, so that no caller ever sees a
+ * pooled token's view of a repository.
  *
  * @param routeKind - the classified route kind.
+ * @param status - the upstream status.
  * @param body - the parsed upstream body.
  * @returns the shareable body.
  */
-export function reduceResponseBody(routeKind: RouteKind, body: unknown): unknown {
-  return routeKind === 'repo_view' ? reduceRepoView(body) : body;
+export function reduceResponseBody(routeKind: RouteKind, status: number, body: unknown): unknown {
+  return routeKind === 'repo_view' && status >= 200 && status < 300 ? reduceRepoView(body) : body;
 }
 
 /** Whether a route kind's bodies are reduced before they are shared. */

@@ -148,7 +148,7 @@ export function planCacheWrite(input: WriteInput): Result<CacheEntry, WriteRefus
     routeKind,
     status: answer.status,
     headers: toStoredHeaders(routeKind, answer.headers),
-    body: reduceResponseBody(routeKind, answer.body),
+    body: reduceResponseBody(routeKind, answer.status, answer.body),
     bodyEncoding: answer.bodyEncoding,
     ...(validators === undefined ? {} : { validators }),
     validatedAt: now,
