@@ -1,0 +1,148 @@
+import { REWRITE_INPUT_MAX_BYTES, err, ok } from '@relay/protocol';
+import type { Result, StringRewriteRule } from '@relay/protocol';
+import type { GuardFailure } from './guard-outcome.js';
+import type { PolicyError } from './policy-error.js';
+import { re2jsEngine } from './re2js-engine.js';
+import type { RegexEngine } from './regex-engine.js';
+import { ZERO_WIDTH, createRuleMatcher } from './rule-matcher.js';
+import type { MatchStrategy, RuleMatcher } from './rule-matcher.js';
+import { exceedsDocumentLimit, validateRules } from './rule-validator.js';
+import { exceedsUtf8Bytes } from './text-encoding.js';
+
+/** Options of {@link compileRules}. */
+export interface CompileRulesOptions {
+  /** The regular-expression engine. Default: re2js. */
+  readonly engine?: RegexEngine;
+  /**
+   * `fast` (default) uses the literal fast path and the required-literal prefilter; `plain` runs
+   * the engine over the whole text for every rule. Both give identical results.
+   */
+  readonly strategy?: MatchStrategy;
+}
+
+/** A validated, compiled rule list: the guard of one policy snapshot. Immutable. */
+export interface RuleSet {
+  /** The rules, in order. */
+  readonly rules: readonly StringRewriteRule[];
+  /**
+   * Whether any active pattern matches `text` (request values, outgoing URLs and headers).
+   *
+   * @returns `ok` with the text unchanged; `blocked` (`pattern_match`) when a pattern matches;
+   *   `aborted` (`zero_width_match`, `input_too_large`).
+   */
+  check(text: string): Result<string, GuardFailure>;
+  /**
+   * Applies every rule once, globally, in order, with literal replacements (`$1`, `$&` and `$$`
+   * are not expanded); later rules see earlier output. A final scan of every pattern then blocks
+   * any remaining or newly created match.
+   *
+   * @returns `ok` with the rewritten text; `blocked` (`final_scan_match`); `aborted`
+   *   (`zero_width_match`, `input_too_large`, `output_too_large`).
+   */
+  rewrite(text: string): Result<string, GuardFailure>;
+}
+
+interface CompiledRule {
+  readonly replacement: string;
+  readonly matcher: RuleMatcher;
+}
+
+const BLOCKED_CHECK: GuardFailure = { code: 'blocked', category: 'pattern_match' };
+const BLOCKED_FINAL: GuardFailure = { code: 'blocked', category: 'final_scan_match' };
+const ZERO_WIDTH_ABORT: GuardFailure = { code: 'aborted', category: 'zero_width_match' };
+const INPUT_TOO_LARGE: GuardFailure = { code: 'aborted', category: 'input_too_large' };
+const OUTPUT_TOO_LARGE: GuardFailure = { code: 'aborted', category: 'output_too_large' };
+
+class CompiledRuleSet implements RuleSet {
+  constructor(
+    readonly rules: readonly StringRewriteRule[],
+    private readonly compiled: readonly CompiledRule[],
+  ) {}
+
+  check(text: string): Result<string, GuardFailure> {
+    if (exceedsUtf8Bytes(text, REWRITE_INPUT_MAX_BYTES)) return err(INPUT_TOO_LARGE);
+    const failure = this.scan(text, BLOCKED_CHECK);
+    return failure === null ? ok(text) : err(failure);
+  }
+
+  rewrite(text: string): Result<string, GuardFailure> {
+    if (exceedsUtf8Bytes(text, REWRITE_INPUT_MAX_BYTES)) return err(INPUT_TOO_LARGE);
+    let current = text;
+    for (const rule of this.compiled) {
+      const spans = rule.matcher.matches(current, false);
+      if (spans === ZERO_WIDTH) return err(ZERO_WIDTH_ABORT);
+      if (spans.length === 0) continue;
+      current = splice(current, spans, rule.replacement);
+      if (exceedsUtf8Bytes(current, REWRITE_INPUT_MAX_BYTES)) return err(OUTPUT_TOO_LARGE);
+    }
+    const failure = this.scan(current, BLOCKED_FINAL);
+    return failure === null ? ok(current) : err(failure);
+  }
+
+  /** The failure of the first rule that matches (or matches empty), or null. */
+  private scan(text: string, blocked: GuardFailure): GuardFailure | null {
+    for (const rule of this.compiled) {
+      const spans = rule.matcher.matches(text, true);
+      if (spans === ZERO_WIDTH) return ZERO_WIDTH_ABORT;
+      if (spans.length > 0) return blocked;
+    }
+    return null;
+  }
+}
+
+/** Replaces each span with the literal replacement. */
+function splice(text: string, spans: readonly number[], replacement: string): string {
+  const parts: string[] = [];
+  let last = 0;
+  for (let i = 0; i < spans.length; i += 2) {
+    parts.push(text.slice(last, spans[i]), replacement);
+    last = spans[i + 1]!;
+  }
+  parts.push(text.slice(last));
+  return parts.join('');
+}
+
+/**
+ * Validates and compiles a rule list (at most 128 rules, 256 UTF-8 bytes per pattern, 1,024 per
+ * replacement, 65,536 for the list written as a document; unique patterns of the rule language).
+ *
+ * @returns A {@link RuleSet}, or the first {@link PolicyError}.
+ * @example
+ * ```ts
+ * const compiled = compileRules([{ pattern: 'project-falcon', replacement: 'project-x' }]);
+ * if (compiled.ok) {
+ *   const out = compiled.value.rewrite('about project-falcon');
+ *   // out: { ok: true, value: 'about project-x' }
+ * }
+ * ```
+ */
+export function compileRules(
+  rules: readonly StringRewriteRule[],
+  options: CompileRulesOptions = {},
+): Result<RuleSet, PolicyError> {
+  const validated = validateRules(rules);
+  if (!validated.ok) return validated;
+  if (exceedsDocumentLimit(rules)) return err({ code: 'document_too_large', field: 'rules' });
+  const engine = options.engine ?? re2jsEngine;
+  const strategy = options.strategy ?? 'fast';
+  const compiled: CompiledRule[] = [];
+  for (const [ruleIndex, rule] of validated.value.entries()) {
+    const regex = engine.compile(rule.pattern);
+    if (regex === null) {
+      return err({
+        code: 'invalid_pattern',
+        ruleIndex,
+        field: 'pattern',
+        pattern: { code: 'engine_rejected', offset: 0 },
+      });
+    }
+    compiled.push({
+      replacement: rule.replacement,
+      matcher: createRuleMatcher(rule.parsed, regex, strategy),
+    });
+  }
+  const frozen = Object.freeze(
+    validated.value.map(({ pattern, replacement }) => Object.freeze({ pattern, replacement })),
+  );
+  return ok(new CompiledRuleSet(frozen, compiled));
+}

@@ -1,0 +1,47 @@
+/** UTF-8 and UTF-16 helpers that need no platform API (the package also runs outside Node). */
+
+/**
+ * The UTF-8 byte length of a string, as an encoder would produce it (a lone surrogate counts as
+ * the three bytes of U+FFFD).
+ */
+export function utf8ByteLength(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) continue;
+    if (unit < 0x800) {
+      bytes += 1;
+    } else if (unit >= 0xd800 && unit <= 0xdbff && isLowSurrogate(text.charCodeAt(i + 1))) {
+      bytes += 2; // four bytes for two code units
+      i++;
+    } else {
+      bytes += 2;
+    }
+  }
+  return bytes;
+}
+
+/** Whether the UTF-8 length of `text` exceeds `limit`, deciding from the length alone when it can. */
+export function exceedsUtf8Bytes(text: string, limit: number): boolean {
+  if (text.length > limit) return true;
+  if (text.length * 3 <= limit) return false;
+  return utf8ByteLength(text) > limit;
+}
+
+/** The index of the first unpaired surrogate code unit, or -1 when the string is well formed. */
+export function findLoneSurrogate(text: string): number {
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0xd800 || unit > 0xdfff) continue;
+    if (unit <= 0xdbff && isLowSurrogate(text.charCodeAt(i + 1))) {
+      i++;
+      continue;
+    }
+    return i;
+  }
+  return -1;
+}
+
+function isLowSurrogate(unit: number): boolean {
+  return unit >= 0xdc00 && unit <= 0xdfff;
+}
