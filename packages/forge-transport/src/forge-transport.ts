@@ -260,7 +260,8 @@ export function createForgeTransport(options: ForgeTransportOptions = {}): Forge
           ? err('too_large' as const)
           : await readCappedBody(response.body, maxResponseBytes);
       if (!body.ok) {
-        response.body.destroy();
+        // Drop the rest of the body and its connection; the abort error it emits is expected.
+        response.body.on('error', () => undefined).destroy();
         return err(
           createTransportError('forge_response_too_large', {
             limitBytes: maxResponseBytes,

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { passesRewriteCheck } from './rewrite-check.js';
+import type { RewriteCheck } from './rewrite-check.js';
+
+describe('passesRewriteCheck', () => {
+  it.each([
+    ['true', () => true, true],
+    ['false', () => false, false],
+    ['ok result', () => ({ ok: true }), true],
+    ['err result', () => ({ ok: false }), false],
+    [
+      'a throw',
+      () => {
+        throw new Error('policy');
+      },
+      false,
+    ],
+    ['a malformed verdict', () => ({ verdict: 'fine' }) as unknown as boolean, false],
+    ['null', () => null as unknown as boolean, false],
+    ['a promise', () => Promise.resolve(true) as unknown as boolean, false],
+  ] as [string, RewriteCheck, boolean][])('%s → %s (fails closed)', (_name, check, expected) => {
+    expect(passesRewriteCheck(check, 'https://api.github.com/x')).toBe(expected);
+  });
+
+  it('passes the value to the check', () => {
+    const seen: string[] = [];
+    passesRewriteCheck((value) => (seen.push(value), true), 'v');
+    expect(seen).toEqual(['v']);
+  });
+});
