@@ -21,7 +21,7 @@ function cooling(identityId: string, scope: CooldownScope, untilIn = 60_000): Co
 }
 
 function state(parts: {
-  lease?: Lease;
+  lease?: Lease | undefined;
   cooldowns?: readonly Cooldown[];
   rates?: Record<string, RateState>;
 }): SelectionState {
