@@ -6,9 +6,10 @@
 export type RewriteVerdict = boolean | { readonly ok: boolean };
 
 /**
- * The transport-level string-rewrite check, bound to one request's frozen policy snapshot
- * (for example `(value) => compiled.check(value)` of @relay/rewrite-engine). It receives the
- * canonical URL of every outgoing request, and every non-credential header value.
+ * The transport-level string-rewrite check, bound to one request's frozen policy snapshot. It
+ * receives the canonical URL of every outgoing request, and every non-credential header value.
+ * @relay/rewrite-engine's `RuleSet.check` fits as it is: `(value) => ruleSet.check(value)`
+ * (`ok` when no pattern matches; `blocked` or `aborted` deny).
  */
 export type RewriteCheck = (value: string) => RewriteVerdict;
 
