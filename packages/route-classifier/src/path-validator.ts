@@ -142,14 +142,14 @@ function checkEncodedSlash(segments: readonly string[]): boolean {
   return decoded.split('/').every((part) => part !== '' && part !== '.' && part !== '..');
 }
 
-function hasTraversalAfterNormalization(decoded: string): boolean {
+/** NFKC (what a normalizing intermediary might apply) must not add structure to the path. */
+function changesUnderNormalization(decoded: string): boolean {
   const normalized = decoded.normalize('NFKC');
   if (normalized === decoded) return false;
   if (normalized.includes('\\') || PERCENT_ESCAPE.test(normalized)) return true;
-  return normalized
-    .slice(1)
-    .split('/')
-    .some((part) => part === '' || part === '.' || part === '..');
+  const parts = normalized.slice(1).split('/');
+  if (parts.length !== decoded.slice(1).split('/').length) return true;
+  return parts.some((part) => part === '' || part === '.' || part === '..');
 }
 
 function changesOnJoin(path: string): boolean {
@@ -196,7 +196,7 @@ export function validatePath(path: string): PathValidation {
   const dots = checkDots(path, segments);
   if (dots !== undefined) return invalid(dots);
   if (escapes.encodedSlash && !checkEncodedSlash(segments)) return invalid('encoded_slash');
-  if (hasTraversalAfterNormalization(decoded)) return invalid('unicode_lookalike');
+  if (changesUnderNormalization(decoded)) return invalid('unicode_lookalike');
   if (changesOnJoin(path)) return invalid('host_change');
   return VALID;
 }
