@@ -244,6 +244,22 @@ describe('applyNotModified', () => {
   });
 });
 
+describe('applyNotModified on a job log', () => {
+  it('confirms the log without extending its seven days', () => {
+    const plan = planCacheWrite({
+      routeKind: 'job_logs',
+      hints: { runCompleted: true },
+      answer: { status: 200, headers: { etag: '"l"' }, body: 'log', bodyEncoding: 'text' },
+      lane: pat,
+      now: T0,
+    });
+    if (!plan.ok) throw new Error(plan.error.code);
+    const refreshed = applyNotModified(plan.value, { headers: {}, now: T0 + 3 * HOUR });
+    expect(refreshed.validatedAt).toBe(T0 + 3 * HOUR);
+    expect(refreshed.expiresAt).toBe(plan.value.expiresAt);
+  });
+});
+
 describe('confirmEntry', () => {
   it('opens a new zero-contact window without extending a job log past seven days', () => {
     const plan = planCacheWrite({

@@ -164,7 +164,8 @@ export function planCacheWrite(input: WriteInput): Result<CacheEntry, WriteRefus
 
 /**
  * Applies a 304 Not Modified to a stored entry: the body stays, the entry is confirmed now and
- * gets a new lifetime, and a validator the 304 carries replaces the old one (same lane).
+ * gets a new lifetime (a job log is only confirmed: its seven days do not move), and a validator
+ * the 304 carries replaces the old one, in the same lane.
  *
  * @param entry - the entry that was revalidated.
  * @param input - the 304 headers, the read's hints and the time.
@@ -179,11 +180,12 @@ export function applyNotModified(
   },
 ): CacheEntry {
   const lifetime = resolveLifetime(entry.routeKind, input.hints);
-  const fresh = toValidators(input.headers, entry.validators?.lane ?? { kind: 'anonymous' });
+  // A revalidation is only sent from the lane that obtained the validators, so the 304 is theirs.
+  const old = entry.validators;
   const validators =
-    entry.validators === undefined && fresh === undefined
-      ? undefined
-      : { ...entry.validators, ...fresh, lane: entry.validators?.lane ?? { kind: 'anonymous' } };
+    old === undefined ? undefined : { ...old, ...toValidators(input.headers, old.lane) };
+  // A job log keeps its seven days from the first fetch; a 304 only confirms it.
+  if (lifetime.class === 'log') return confirmEntry(entry, input.now);
   const { validators: _old, bytes: _bytes, ...rest } = entry;
   const unsized: Omit<CacheEntry, 'bytes'> = {
     ...rest,
