@@ -174,6 +174,24 @@ describe('the request', () => {
     expect(api.requests[1]?.remotePort).toBe(api.requests[0]?.remotePort);
   });
 
+  it.each([
+    ['a trailing dot', (port: number) => `http://127.0.0.1.:${port}`],
+    ['upper case and a hex IP form', (port: number) => `HTTP://0X7F.1:${port}/`],
+    ['a decimal IP form', (port: number) => `http://2130706433:${port}`],
+  ])('reaches a base URL written with %s at its canonical host', async (_name, base) => {
+    const api = await server(answer(200, { 'content-type': 'text/plain' }, 'x'));
+    const forge = transport({ apiUrl: base(api.port) });
+    const checked: string[] = [];
+    const result = await forge.request({
+      host: 'api',
+      path: '/x',
+      rewriteCheck: (v) => (checked.push(v), true),
+    });
+    expect(result).toMatchObject({ ok: true, value: { status: 200 } });
+    expect(checked).toContain(`${api.origin}/x`);
+    expect(api.requests[0]?.headers.host).toBe(`127.0.0.1:${api.port}`);
+  });
+
   it('refuses an invalid host configuration', () => {
     expect(() => createForgeTransport({ hosts: { apiUrl: 'http://api.github.com' } })).toThrow(
       TypeError,
