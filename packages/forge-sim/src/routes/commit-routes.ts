@@ -449,7 +449,7 @@ export const COMMIT_ROUTES: readonly RouteDef[] = [
     template: '/repos/{owner}/{repo}/git/tags/{tag_sha}',
     handler: (ctx) => {
       const tag = [...ctx.repo.tags.values()].find((t) => t.objectSha === ctx.params.tag_sha);
-      if (!tag || tag.objectSha === null) return NOT_FOUND;
+      if (tag?.objectSha == null) return NOT_FOUND;
       const api = `${ctx.urls.api}/repos/${ctx.repo.owner}/${ctx.repo.name}`;
       const tagger = ctx.world.getAccount(tag.tagger);
       return json({

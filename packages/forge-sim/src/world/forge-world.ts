@@ -1,4 +1,4 @@
-import { diffTrees, hashObject, hashTree, type FileTree } from './git-objects.js';
+import { diffTrees, hashObject, hashTree } from './git-objects.js';
 import type { SimClock } from './sim-clock.js';
 import type {
   AccountRecord,
