@@ -81,3 +81,16 @@ export function utf8Length(text: string): number {
   }
   return bytes;
 }
+
+/**
+ * Whether two lanes are the same (the anonymous lane, or the same identity id): a revalidation
+ * is only worth sending when the lane about to send it obtained the validators.
+ *
+ * @param a - one lane.
+ * @param b - the other lane.
+ * @returns true when a validator of `a` can earn a 304 for `b`.
+ */
+export function isSameLane(a: ValidatorLane, b: ValidatorLane): boolean {
+  if (a.kind === 'anonymous') return b.kind === 'anonymous';
+  return b.kind === 'identity' && a.id === b.id;
+}

@@ -18,7 +18,7 @@ export type { CacheKeyInput } from './cache-key.js';
 export { parseMaxAge } from './cache-control-parser.js';
 
 // Entries
-export { measureEntryBytes, utf8Length } from './cache-entry.js';
+export { isSameLane, measureEntryBytes, utf8Length } from './cache-entry.js';
 export type { CacheEntry, CachedValidators, ValidatorLane } from './cache-entry.js';
 
 // Lifetimes
