@@ -244,7 +244,11 @@ export const ROUTE_TABLE: readonly RouteDefinition[] = [
   route('milestone_list', ['/repos/{owner}/{repo}/milestones'], PAGINATED),
   route('milestone_view', ['/repos/{owner}/{repo}/milestones/{milestone_number}']),
   route('branch_list', ['/repos/{owner}/{repo}/branches'], PAGINATED),
-  route('branch_view', ['/repos/{owner}/{repo}/branches/{branch+}']),
+  // A branch path with a `protection` segment is never a branch view: no protection suffix
+  // other than rule 10's is admitted, and those are matched before this table.
+  route('branch_view', ['/repos/{owner}/{repo}/branches/{branch+}'], {
+    where: (params) => !(params.branch ?? '').split('/').includes('protection'),
+  }),
   route('branch_protection', ['/repos/{owner}/{repo}/branches/{branch+}/protection'], NATIVE),
   route('repo_ruleset_list', ['/repos/{owner}/{repo}/rulesets'], { ...PAGINATED, ...NATIVE }),
   route('repo_ruleset_view', ['/repos/{owner}/{repo}/rulesets/{ruleset_id}'], NATIVE),
