@@ -7,7 +7,7 @@ import type { RegexEngine } from './regex-engine.js';
 import { ZERO_WIDTH, createRuleMatcher } from './rule-matcher.js';
 import type { MatchStrategy, RuleMatcher } from './rule-matcher.js';
 import { exceedsDocumentLimit, validateRules } from './rule-validator.js';
-import { exceedsUtf8Bytes } from './text-encoding.js';
+import { exceedsUtf8Bytes, utf8ByteLength } from './text-encoding.js';
 
 /** Options of {@link compileRules}. */
 export interface CompileRulesOptions {
@@ -44,6 +44,7 @@ export interface RuleSet {
 
 interface CompiledRule {
   readonly replacement: string;
+  readonly replacementBytes: number;
   readonly matcher: RuleMatcher;
 }
 
@@ -66,14 +67,21 @@ class CompiledRuleSet implements RuleSet {
   }
 
   rewrite(text: string): Result<string, GuardFailure> {
-    if (exceedsUtf8Bytes(text, REWRITE_INPUT_MAX_BYTES)) return err(INPUT_TOO_LARGE);
+    if (text.length > REWRITE_INPUT_MAX_BYTES) return err(INPUT_TOO_LARGE);
+    // The UTF-8 size is counted once, then kept up to date from the replaced spans alone.
+    let bytes = utf8ByteLength(text);
+    if (bytes > REWRITE_INPUT_MAX_BYTES) return err(INPUT_TOO_LARGE);
     let current = text;
     for (const rule of this.compiled) {
       const spans = rule.matcher.matches(current, false);
       if (spans === ZERO_WIDTH) return err(ZERO_WIDTH_ABORT);
       if (spans.length === 0) continue;
+      bytes += (spans.length / 2) * rule.replacementBytes;
+      for (let i = 0; i < spans.length; i += 2) {
+        bytes -= utf8ByteLength(current.slice(spans[i], spans[i + 1]));
+      }
+      if (bytes > REWRITE_INPUT_MAX_BYTES) return err(OUTPUT_TOO_LARGE);
       current = splice(current, spans, rule.replacement);
-      if (exceedsUtf8Bytes(current, REWRITE_INPUT_MAX_BYTES)) return err(OUTPUT_TOO_LARGE);
     }
     const failure = this.scan(current, BLOCKED_FINAL);
     return failure === null ? ok(current) : err(failure);
@@ -138,6 +146,7 @@ export function compileRules(
     }
     compiled.push({
       replacement: rule.replacement,
+      replacementBytes: utf8ByteLength(rule.replacement),
       matcher: createRuleMatcher(rule.parsed, regex, strategy),
     });
   }
