@@ -71,7 +71,8 @@ export function isIdentityEligible(
   route: SelectionRoute,
   policy: EligibilityPolicy,
 ): boolean {
-  return explainIneligibility(route, policy) === undefined && coversRoute(identity, route, policy);
+  const test = createEligibilityTest(route, policy);
+  return typeof test === 'function' && test(identity);
 }
 
 /**
@@ -85,23 +86,30 @@ export function explainIneligibility(
   route: SelectionRoute,
   policy: EligibilityPolicy,
 ): Exclude<IneligibilityCause, 'no_identity_for_route'> | undefined {
-  if (route.owner === undefined) return undefined;
-  if (route.repo !== undefined && !route.publicVerified) return 'repo_not_verified_public';
-  const owner = route.owner.toLowerCase();
-  if (!policy.allowed_owners.includes(owner) && !policy.allow_public_repos) {
-    return 'owner_not_allowed';
-  }
-  return undefined;
+  const test = createEligibilityTest(route, policy);
+  return typeof test === 'function' ? undefined : test;
 }
 
-function coversRoute(
-  identity: PoolIdentity,
+/**
+ * Prepares the eligibility rules of {@link isIdentityEligible} for one route, so that checking
+ * many identities does the route's work once.
+ *
+ * @param route - the route
+ * @param policy - the pool policy
+ * @returns a test for identities, or why the route admits no pooled identity at all
+ */
+export function createEligibilityTest(
   route: SelectionRoute,
   policy: EligibilityPolicy,
-): boolean {
-  if (route.owner === undefined) return true;
+): ((identity: PoolIdentity) => boolean) | Exclude<IneligibilityCause, 'no_identity_for_route'> {
+  if (route.owner === undefined) return () => true;
+  if (route.repo !== undefined && !route.publicVerified) return 'repo_not_verified_public';
   const owner = route.owner.toLowerCase();
-  if (isBroadPat(identity)) return true;
-  if (!policy.allowed_owners.includes(owner)) return false;
-  return coversOwnerRoute(identity, owner, route.repo?.toLowerCase());
+  const repo = route.repo?.toLowerCase();
+  const allowed = policy.allowed_owners.includes(owner);
+  if (!allowed && !policy.allow_public_repos) return 'owner_not_allowed';
+  return (identity) => {
+    if (isBroadPat(identity)) return true;
+    return allowed && coversOwnerRoute(identity, owner, repo);
+  };
 }

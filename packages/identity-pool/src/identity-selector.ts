@@ -1,8 +1,7 @@
 import { err, ok, type LeaseReason, type Result } from '@relay/protocol';
 import { isCooldownApplicable, type Cooldown } from './cooldown.js';
 import {
-  explainIneligibility,
-  isIdentityEligible,
+  createEligibilityTest,
   type EligibilityPolicy,
   type IneligibilityCause,
   type SelectionRoute,
@@ -145,8 +144,10 @@ const LEASE_FALLBACK = {
  */
 export function selectIdentity(input: SelectionInput): Result<Selection, SelectionFailure> {
   const { route, policy, state, now } = input;
-  const blocked = explainIneligibility(route, policy);
-  if (blocked !== undefined) return err({ code: 'no_eligible_identity', cause: blocked });
+  const isEligible = createEligibilityTest(route, policy);
+  if (typeof isEligible !== 'function') {
+    return err({ code: 'no_eligible_identity', cause: isEligible });
+  }
 
   let eligibleCount = 0;
   let best: { identity: PoolIdentity; score: number } | undefined;
@@ -160,7 +161,7 @@ export function selectIdentity(input: SelectionInput): Result<Selection, Selecti
       : undefined;
 
   for (const identity of input.identities) {
-    if (!isIdentityEligible(identity, route, policy)) continue;
+    if (!isEligible(identity)) continue;
     eligibleCount += 1;
     if (input.exclude?.has(identity.id) === true) continue;
     const standing = assess(identity, route, state, now);

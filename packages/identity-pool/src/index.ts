@@ -15,7 +15,11 @@
 // Identities and eligibility
 export { toPoolIdentity } from './pool-identity.js';
 export type { PoolIdentity, PoolIdentityScope, StoredIdentityFields } from './pool-identity.js';
-export { explainIneligibility, isIdentityEligible } from './identity-eligibility.js';
+export {
+  createEligibilityTest,
+  explainIneligibility,
+  isIdentityEligible,
+} from './identity-eligibility.js';
 export type {
   EligibilityPolicy,
   IneligibilityCause,

@@ -27,7 +27,7 @@ export function createMemoryCoordinator(options: MemoryCoordinatorOptions): Coor
   const threshold = options.sweepThreshold ?? 10_000;
   const leases = new Map<string, Lease>();
   const cooldowns = new Map<string, Map<string, Cooldown>>();
-  const rates = new Map<string, RateState>();
+  const ratesByBucket = new Map<string, Map<string, RateState>>();
   let cooldownCount = 0;
   let leaseSweepAt = threshold;
   let cooldownSweepAt = threshold;
@@ -79,10 +79,13 @@ export function createMemoryCoordinator(options: MemoryCoordinatorOptions): Coor
       if (lease !== undefined && liveLease === undefined) leases.delete(query.routeKey);
       const coolingById = new Map<string, readonly Cooldown[]>();
       const rateById = new Map<string, RateState>();
+      const bucketRates = ratesByBucket.get(query.bucket);
       for (const identityId of query.identityIds) {
-        const live = liveCooldowns(identityId, at);
-        if (live.length > 0) coolingById.set(identityId, live);
-        const rate = rates.get(rateKey(identityId, query.bucket));
+        if (cooldowns.has(identityId)) {
+          const live = liveCooldowns(identityId, at);
+          if (live.length > 0) coolingById.set(identityId, live);
+        }
+        const rate = bucketRates?.get(identityId);
         if (rate !== undefined) rateById.set(identityId, rate);
       }
       return Promise.resolve({ lease: liveLease, cooldowns: coolingById, rates: rateById });
@@ -120,8 +123,13 @@ export function createMemoryCoordinator(options: MemoryCoordinatorOptions): Coor
     },
 
     recordRateState(identityId: string, state: RateState): Promise<void> {
-      const key = rateKey(identityId, state.bucket);
-      if (supersedesRateState(rates.get(key), state)) rates.set(key, state);
+      let bucketRates = ratesByBucket.get(state.bucket);
+      if (bucketRates === undefined) {
+        bucketRates = new Map();
+        ratesByBucket.set(state.bucket, bucketRates);
+      }
+      if (supersedesRateState(bucketRates.get(identityId), state))
+        bucketRates.set(identityId, state);
       return Promise.resolve();
     },
 
@@ -137,8 +145,4 @@ export function createMemoryCoordinator(options: MemoryCoordinatorOptions): Coor
       return Promise.resolve(result);
     },
   };
-}
-
-function rateKey(identityId: string, bucket: string): string {
-  return `${identityId}\u0000${bucket}`;
 }
