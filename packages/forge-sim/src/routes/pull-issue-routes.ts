@@ -314,13 +314,11 @@ export const PULL_ISSUE_ROUTES: readonly RouteDef[] = [
           }));
         const pull = ctx.repo.pulls.get(i.number);
         const commits = pull
-          ? ctx.world
-              .pullCommits(ctx.repo, pull)
-              .map((c) => ({
-                at: c.date,
-                id: 0,
-                body: { ...ctx.render.gitCommit(ctx.repo, c), event: 'committed' },
-              }))
+          ? ctx.world.pullCommits(ctx.repo, pull).map((c) => ({
+              at: c.date,
+              id: 0,
+              body: { ...ctx.render.gitCommit(ctx.repo, c), event: 'committed' },
+            }))
           : [];
         const reviews = [...ctx.repo.reviews.values()]
           .filter((r) => r.pullNumber === i.number)
