@@ -79,9 +79,14 @@ const routes: SelectionRoute[] = Array.from({ length: ROUTE_KEYS }, (_, index) =
     publicVerified: true,
   };
 });
+const firstRoute =
+  routes[0] ??
+  (() => {
+    throw new Error('no routes');
+  })();
 const sequence = Array.from(
   { length: SELECTIONS },
-  () => routes[Math.floor(random() * ROUTE_KEYS)] ?? routes[0]!,
+  () => routes[Math.floor(random() * ROUTE_KEYS)] ?? firstRoute,
 );
 
 const now = Date.now();
@@ -132,7 +137,7 @@ const coordinator = createMemoryCoordinator({ now: Date.now });
 for (const [id, state] of rates) await coordinator.recordRateState(id, state);
 for (const identity of identities.slice(0, 10)) {
   await coordinator.addCooldown(identity.id, {
-    scope: { kind: 'route', routeKey: routes[0]!.key },
+    scope: { kind: 'route', routeKey: firstRoute.key },
     durationMs: 3_600_000,
     cause: 'failure',
   });
