@@ -146,7 +146,10 @@ class Parser {
       this.pos++;
       branches.push(this.parseConcat());
     }
-    return branches.length === 1 ? branches[0]! : { type: 'alternate', children: branches };
+    const [only] = branches;
+    return branches.length === 1 && only !== undefined
+      ? only
+      : { type: 'alternate', children: branches };
   }
 
   private parseConcat(): PatternNode {
@@ -160,7 +163,8 @@ class Parser {
       items.push(this.parseQuantifiers(atom));
     }
     if (items.length === 0) return { type: 'empty' };
-    return items.length === 1 ? items[0]! : { type: 'concat', children: items };
+    const [only] = items;
+    return items.length === 1 && only !== undefined ? only : { type: 'concat', children: items };
   }
 
   /** Whether a quantifier starts here: `*`, `+`, `?` or a well-formed `{n}`, `{n,}`, `{n,m}`. */

@@ -45,7 +45,7 @@ class PlainMatcher implements RuleMatcher {
 
   matches(text: string, firstOnly: boolean): MatchSpans | typeof ZERO_WIDTH {
     const spans: MatchSpans = [];
-    let zeroWidth = false;
+    let zeroWidth = false as boolean;
     this.regex.forEachMatch(text, (start, end) => {
       if (start === end) {
         zeroWidth = true;

@@ -102,9 +102,10 @@ class CompiledRuleSet implements RuleSet {
 function splice(text: string, spans: readonly number[], replacement: string): string {
   const parts: string[] = [];
   let last = 0;
-  for (let i = 0; i < spans.length; i += 2) {
-    parts.push(text.slice(last, spans[i]), replacement);
-    last = spans[i + 1]!;
+  for (let i = 0; i + 1 < spans.length; i += 2) {
+    const start = spans[i] ?? last;
+    parts.push(text.slice(last, start), replacement);
+    last = spans[i + 1] ?? start;
   }
   parts.push(text.slice(last));
   return parts.join('');

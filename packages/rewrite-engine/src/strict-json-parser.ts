@@ -81,6 +81,8 @@ class StrictJsonParser {
         return this.parseWord('false', false);
       case 'n':
         return this.parseWord('null', null);
+      case undefined:
+        return this.fail();
       default:
         return this.parseNumber();
     }
@@ -203,6 +205,7 @@ class StrictJsonParser {
         this.pos += 4;
         return String.fromCharCode(Number.parseInt(hex, 16));
       }
+      case undefined:
       default:
         return this.fail('invalid_json', this.pos - 2);
     }
