@@ -1,7 +1,17 @@
+/** The authenticated caller of a request on a caller surface. */
+export interface AuthenticatedCaller {
+  readonly callerId: string;
+  readonly clientId: string;
+  readonly clientName: string;
+  readonly login: string;
+}
+
 /** The Hono environment of the relay app: per-request variables. */
 export interface AppEnv {
   Variables: {
     /** The id of this request, also sent as `x-relay-request-id`. */
     requestId: string;
+    /** The caller, on caller surfaces after authentication. */
+    caller: AuthenticatedCaller;
   };
 }

@@ -1,33 +1,88 @@
-import { createErrorBody, statusOf, type ErrorCode } from '@relay/protocol';
-import { Hono } from 'hono';
+import { createErrorBody, statusOf } from '@relay/protocol';
+import { Hono, type Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from './app-env.js';
+import { createAdminAuthenticator } from './auth/admin-authenticator.js';
+import { createCallerAuthenticator } from './auth/caller-authenticator.js';
+import { createAccessLog, type AccessLogEntry } from './http/access-log.js';
+import {
+  RelayHttpError,
+  SERVER_ONLY_ERRORS,
+  type RelayHttpErrorCode,
+  type ServerOnlyErrorCode,
+} from './relay-http-error.js';
 import { createRequestId } from './request-id.js';
+import { createCallerProvisioningRoute } from './routes/caller-provisioning-route.js';
 import { createDiscoveryRoute, type DiscoveryOptions } from './routes/discovery-route.js';
+import { createIdentityRegistrationRoute } from './routes/identity-registration-route.js';
+import { createLoginRoute } from './routes/login-route.js';
+import { createPoolHealthRoute } from './routes/pool-health-route.js';
+import { createPoolStatsRoute } from './routes/pool-stats-route.js';
+import {
+  createStringRewriteRoute,
+  noStore,
+  STRING_REWRITE_PATHS,
+} from './routes/string-rewrite-route.js';
+import type { ServerServices } from './server-services.js';
+
+export { RelayHttpError } from './relay-http-error.js';
+
+/** The path of the relay pipeline, which answers overload with its own 424. */
+const RELAY_REQUEST_PATH = '/v1/forge/request';
 
 /** Everything the app is built from; no module-level singletons. */
 export interface AppDependencies {
   readonly discovery: DiscoveryOptions;
+  /**
+   * The storage-backed surfaces (login, admin, string rewrites, health, stats). Without them
+   * only discovery is served.
+   */
+  readonly services?: ServerServices;
   /** Makes request ids; defaults to {@link createRequestId}. */
   readonly createRequestId?: () => string;
   /** Reports an unexpected failure (never sent to the client). */
   readonly onUnexpectedError?: (error: unknown, requestId: string) => void;
+  /** Receives one structured entry per request (no token, secret, body or query value). */
+  readonly onLog?: (entry: AccessLogEntry) => void;
+  /** The clock of request durations, milliseconds; default `performance.now`. */
+  readonly elapsed?: () => number;
 }
 
-/** A relay error raised inside a route, mapped to its error body once, in `onError`. */
-export class RelayHttpError extends Error {
-  override readonly name = 'RelayHttpError';
-  constructor(
-    readonly code: Exclude<ErrorCode, 'fallback_local'>,
-    message?: string,
-  ) {
-    super(message ?? code);
+function isServerOnly(code: RelayHttpErrorCode): code is ServerOnlyErrorCode {
+  return Object.hasOwn(SERVER_ONLY_ERRORS, code);
+}
+
+function errorResponse(c: Context<AppEnv>, code: RelayHttpErrorCode, message?: string) {
+  const requestId = c.get('requestId');
+  const headers: Record<string, string> = { 'x-relay-request-id': requestId };
+  if (code === 'unauthorized') headers['www-authenticate'] = 'Bearer';
+  if (isServerOnly(code)) {
+    const entry = SERVER_ONLY_ERRORS[code];
+    return c.json(
+      { error: { code, message: message ?? entry.summary, request_id: requestId } },
+      entry.status,
+      headers,
+    );
   }
+  const status = statusOf(code) as ContentfulStatusCode;
+  return c.json(
+    createErrorBody(code, { requestId, ...(message === undefined ? {} : { message }) }),
+    status,
+    headers,
+  );
 }
 
 /**
  * Builds the relay's Hono app. Every response carries `x-relay-request-id`; errors use the
- * DESIGN.md §3 body.
+ * DESIGN.md §3 body, mapped once in `onError` from the protocol catalogue.
+ *
+ * @param deps - discovery settings, the services of the storage-backed surfaces, request ids,
+ *   the unexpected-error sink and the access log
+ * @example
+ * ```ts
+ * const app = createApp({ discovery, services: createServerServices(database, options) });
+ * const response = await app.request('/v1/pools/default/health', { headers: { authorization } });
+ * ```
  */
 export function createApp(deps: AppDependencies): Hono<AppEnv> {
   const makeId = deps.createRequestId ?? createRequestId;
@@ -39,25 +94,38 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
     await next();
     c.res.headers.set('x-relay-request-id', requestId);
   });
+  if (deps.onLog !== undefined) {
+    app.use(createAccessLog(deps.onLog, deps.elapsed ?? (() => performance.now())));
+  }
 
   app.route('/', createDiscoveryRoute(deps.discovery));
 
-  app.notFound((c) =>
-    c.json(createErrorBody('not_found', { requestId: c.get('requestId') }), statusOf('not_found')),
-  );
+  const services = deps.services;
+  if (services !== undefined) {
+    app.use('/v1/*', async (c, next) => {
+      if (c.req.path === RELAY_REQUEST_PATH) await next();
+      else await services.overload.run(next);
+    });
+    for (const path of STRING_REWRITE_PATHS) app.use(path, noStore);
+    app.use('/v1/admin/*', createAdminAuthenticator(services.settings.adminToken));
+    app.use(
+      '/v1/pools/:pool/*',
+      createCallerAuthenticator({ callers: services.callers, now: services.now }),
+    );
+    app.route('/', createLoginRoute(services));
+    app.route('/', createCallerProvisioningRoute(services));
+    app.route('/', createIdentityRegistrationRoute(services));
+    app.route('/', createStringRewriteRoute(services));
+    app.route('/', createPoolHealthRoute(services));
+    app.route('/', createPoolStatsRoute(services));
+  }
+
+  app.notFound((c) => errorResponse(c, 'not_found'));
 
   app.onError((error, c) => {
-    const requestId = c.get('requestId');
-    if (error instanceof RelayHttpError) {
-      const status = statusOf(error.code) as ContentfulStatusCode;
-      return c.json(createErrorBody(error.code, { requestId }), status, {
-        'x-relay-request-id': requestId,
-      });
-    }
-    deps.onUnexpectedError?.(error, requestId);
-    return c.json(createErrorBody('internal_error', { requestId }), 500, {
-      'x-relay-request-id': requestId,
-    });
+    if (error instanceof RelayHttpError) return errorResponse(c, error.code, error.publicMessage);
+    deps.onUnexpectedError?.(error, c.get('requestId'));
+    return errorResponse(c, 'internal_error');
   });
 
   return app;

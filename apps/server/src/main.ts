@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { formatConfigError, loadServerConfig } from './server-config.js';
+import { createSecretReader } from './secret-resolver.js';
 import { startServer } from './start-server.js';
 
 /** relay-server: reads the environment, listens, and shuts down cleanly on SIGINT/SIGTERM. */
@@ -13,8 +14,17 @@ async function main(): Promise<void> {
   const server = await startServer(config.value, {
     onUnexpectedError: (error, requestId) => {
       const name = error instanceof Error ? error.name : 'unknown';
-      console.error(`relay-server: unexpected ${name} in ${requestId}`);
+      console.error(
+        JSON.stringify({ level: 'error', msg: 'unexpected', error: name, request_id: requestId }),
+      );
     },
+    onLog: (entry) => {
+      console.log(JSON.stringify(entry));
+    },
+    onBackgroundProblem: (problem) => {
+      console.error(JSON.stringify({ level: 'error', msg: problem.code }));
+    },
+    readSecret: createSecretReader({ secretsDir: config.value.secretsDir, env: process.env }),
   });
   console.log(`relay-server listening on ${server.url}`);
 

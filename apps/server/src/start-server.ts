@@ -1,8 +1,22 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createAdaptorServer } from '@hono/node-server';
+import { createForgeTransport } from '@relay/forge-transport';
+import { createMemoryCoordinator, type Coordinator } from '@relay/identity-pool';
+import { createAuditRetention } from './audit/audit-retention.js';
+import {
+  createAuditWriter,
+  type AuditWriter,
+  type AuditWriterProblem,
+} from './audit/audit-writer.js';
+import { createSqliteCacheStore } from './cache/sqlite-cache-store.js';
 import { createApp } from './create-app.js';
+import { createServerServices } from './create-server-services.js';
+import type { AccessLogEntry } from './http/access-log.js';
+import type { SecretReader } from './secret-resolver.js';
+import type { PolicyUpdateParser, RewriteCheckFactory } from './server-services.js';
 import type { ServerConfig } from './server-config.js';
+import { createAuditStore } from './storage/audit-store.js';
 import { openSqliteDatabase, type RelayDatabase } from './storage/sqlite-database.js';
 import { MIN_CLI_VERSION } from './version.js';
 
@@ -13,7 +27,14 @@ export interface RunningServer {
   /** The public base URL of discovery. */
   readonly publicUrl: string;
   readonly database: RelayDatabase;
-  /** Stops accepting connections, ends idle ones, closes the database; idempotent. */
+  /** The audit writer (the relay pipeline enqueues its rows here). */
+  readonly audit: AuditWriter;
+  /** The pool coordinator (leases, cooldowns, rate state). */
+  readonly coordinator: Coordinator;
+  /**
+   * Stops accepting connections, ends idle ones, stops the retention task, flushes the audit
+   * queue, closes the forge transport and the database; idempotent.
+   */
   close(): Promise<void>;
 }
 
@@ -21,17 +42,107 @@ export interface RunningServer {
 export interface StartServerOptions {
   /** Reports unexpected failures; defaults to nothing. */
   readonly onUnexpectedError?: (error: unknown, requestId: string) => void;
+  /** Receives one structured entry per request. */
+  readonly onLog?: (entry: AccessLogEntry) => void;
+  /** Reports background problems (audit batches, retention runs); never row content. */
+  readonly onBackgroundProblem?: (
+    problem: AuditWriterProblem | { code: 'audit_retention_failed' },
+  ) => void;
+  /** Reads secret bindings (provisioning uses an identity of the target pool). */
+  readonly readSecret?: SecretReader;
+  /** The clock, epoch milliseconds. Default `Date.now`. */
+  readonly now?: () => number;
+  /** The PUT validator (@relay/rewrite-engine's `parsePolicyUpdate`). Default: a stand-in. */
+  readonly parsePolicyUpdate?: PolicyUpdateParser;
+  /** The rewrite check factory (@relay/rewrite-engine). Default: a stand-in. */
+  readonly createRewriteCheck?: RewriteCheckFactory;
 }
 
 /**
- * Opens the database, builds the app and listens on the configured host and port (0 picks an
- * ephemeral port).
+ * Opens the database (running the migrations), builds the app and listens on the configured
+ * host and port (0 picks an ephemeral port). Starts the audit writer and the hourly audit
+ * retention task.
+ *
+ * @param config - the configuration of DESIGN.md §3
+ * @param options - sinks, secrets, clock and policy engine hooks
  */
 export async function startServer(
   config: ServerConfig,
   options: StartServerOptions = {},
 ): Promise<RunningServer> {
-  const database = await openSqliteDatabase(config.database);
+  const now = options.now ?? Date.now;
+  const database = await openSqliteDatabase(config.database, { now: () => new Date(now()) });
+  const transport = createForgeTransport({
+    hosts: {
+      apiUrl: config.forgeApiUrl,
+      webUrl: config.forgeWebUrl,
+      rawUrl: config.forgeRawUrl,
+      logHosts: config.forgeLogHosts,
+    },
+    maxResponseBytes: config.maxResponseBytes,
+    timeoutMs: config.requestTimeoutMs,
+    now,
+  });
+  const auditStore = createAuditStore(database.db);
+  const audit = createAuditWriter({
+    store: auditStore,
+    ...(options.onBackgroundProblem === undefined ? {} : { onError: options.onBackgroundProblem }),
+  });
+  const retention = createAuditRetention({
+    store: auditStore,
+    now,
+    onError: () => options.onBackgroundProblem?.({ code: 'audit_retention_failed' }),
+  });
+  const stopRetention = retention.start();
+  retention
+    .runOnce()
+    .catch(() => options.onBackgroundProblem?.({ code: 'audit_retention_failed' }));
+  const coordinator = createMemoryCoordinator({ now });
+  const cacheStore = createSqliteCacheStore(database.db);
+  const readSecret = options.readSecret;
+
+  const services = createServerServices(database, {
+    settings: {
+      adminToken: config.adminToken,
+      membershipTtlS: config.membershipTtlS,
+      defaultLoginPool: config.defaultLoginPool,
+      allowedForgeOrg: config.allowedForgeOrg,
+      defaultAllowedOwners: config.defaultAllowedOwners,
+    },
+    transport,
+    now,
+    overload: { auditBacklog: () => audit.backlog() },
+    ...(options.parsePolicyUpdate === undefined
+      ? {}
+      : { parsePolicyUpdate: options.parsePolicyUpdate }),
+    ...(options.createRewriteCheck === undefined
+      ? {}
+      : { createRewriteCheck: options.createRewriteCheck }),
+    countCacheEntries: () => cacheStore.count(),
+    countCoolingDown: async (ids) => {
+      const cooldowns = await coordinator.listCooldowns(ids);
+      const at = now();
+      let cooling = 0;
+      for (const list of cooldowns.values()) {
+        if (list.some((c) => c.scope.kind === 'global' && c.until > at)) cooling++;
+      }
+      return cooling;
+    },
+    ...(readSecret === undefined
+      ? {}
+      : {
+          resolvePoolAuthorization: async (poolId: string) => {
+            const identities = await services.identities.list(poolId);
+            for (const identity of identities) {
+              if (identity.kind !== 'pat') continue;
+              const secret = await readSecret(identity.secret_ref);
+              if (secret !== undefined) return `Bearer ${secret}`;
+            }
+            return undefined;
+          },
+        }),
+  });
+
   let publicUrl = config.publicUrl ?? '';
   const app = createApp({
     discovery: {
@@ -40,10 +151,18 @@ export async function startServer(
       allowedOrg: config.allowedForgeOrg,
       minCliVersion: MIN_CLI_VERSION,
     },
+    services,
     ...(options.onUnexpectedError === undefined
       ? {}
       : { onUnexpectedError: options.onUnexpectedError }),
+    ...(options.onLog === undefined ? {} : { onLog: options.onLog }),
   });
+  const shutdownBackground = async () => {
+    stopRetention();
+    await audit.close();
+    await transport.close();
+    await database.close();
+  };
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
   try {
     await new Promise<void>((resolve, reject) => {
@@ -54,7 +173,7 @@ export async function startServer(
       });
     });
   } catch (error) {
-    await database.close();
+    await shutdownBackground();
     throw error;
   }
   const address = server.address() as AddressInfo;
@@ -67,6 +186,8 @@ export async function startServer(
     url,
     publicUrl,
     database,
+    audit,
+    coordinator,
     close() {
       closing ??= (async () => {
         await new Promise<void>((resolve) => {
@@ -75,7 +196,7 @@ export async function startServer(
           });
           server.closeIdleConnections();
         });
-        await database.close();
+        await shutdownBackground();
       })();
       return closing;
     },

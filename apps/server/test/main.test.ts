@@ -46,6 +46,8 @@ function startRelayServer(env: Record<string, string>) {
       reject(new Error(`exited ${String(code)}: ${stderr}`));
     });
   });
+  // A start-up failure is asserted through `exited`; keep the rejection from going unhandled.
+  listening.catch(() => undefined);
   return { child, cwd, listening, exited, output: () => ({ stdout, stderr }) };
 }
 

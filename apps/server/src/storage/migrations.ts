@@ -1,29 +1,190 @@
 import { sql, type Kysely } from 'kysely';
 import type { Migration, MigrationProvider } from 'kysely/migration';
 
+/** What the migrations need from outside: the clock of seeded rows. */
+export interface MigrationOptions {
+  /** The current time; seeds `updated_at` of the initial string-rewrite policy. */
+  readonly now: () => Date;
+}
+
 /**
  * The schema migrations, in order. Portable SQL only (SQLite now, PostgreSQL on the scale-out
- * path): no SQLite-only statements outside the dialect setup.
+ * path): no SQLite-only statements outside the dialect setup, no auto-increment columns.
+ *
+ * @param options - the clock of seeded rows
+ * @returns the migrations by name
  */
-export const MIGRATIONS: Readonly<Record<string, Migration>> = {
-  '0001_relay_meta': {
-    async up(db: Kysely<unknown>) {
-      await db.schema
-        .createTable('relay_meta')
-        .addColumn('key', 'varchar(64)', (col) => col.primaryKey())
-        .addColumn('value', 'text', (col) => col.notNull())
-        .addColumn('updated_at', 'varchar(32)', (col) =>
-          col.notNull().defaultTo(sql`CURRENT_TIMESTAMP`),
-        )
-        .execute();
+export function createMigrations(options: MigrationOptions): Readonly<Record<string, Migration>> {
+  return {
+    '0001_relay_meta': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('relay_meta')
+          .addColumn('key', 'varchar(64)', (col) => col.primaryKey())
+          .addColumn('value', 'text', (col) => col.notNull())
+          .addColumn('updated_at', 'varchar(32)', (col) =>
+            col.notNull().defaultTo(sql`CURRENT_TIMESTAMP`),
+          )
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable('relay_meta').execute();
+      },
     },
-    async down(db: Kysely<unknown>) {
-      await db.schema.dropTable('relay_meta').execute();
-    },
-  },
-};
+    '0002_relay_core': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('pools')
+          .addColumn('id', 'varchar(100)', (col) => col.primaryKey())
+          .addColumn('policy_json', 'text', (col) => col.notNull())
+          .addColumn('created_at', 'varchar(32)', (col) => col.notNull())
+          .execute();
 
-/** Serves {@link MIGRATIONS} to Kysely's Migrator. */
-export const migrationProvider: MigrationProvider = {
-  getMigrations: () => Promise.resolve(MIGRATIONS),
-};
+        await db.schema
+          .createTable('callers')
+          .addColumn('id', 'varchar(64)', (col) => col.primaryKey())
+          .addColumn('forge_user_id', 'bigint', (col) => col.unique())
+          .addColumn('login', 'varchar(39)', (col) => col.notNull())
+          .addColumn('role', 'varchar(32)', (col) => col.notNull().defaultTo('none'))
+          .addColumn('disabled', 'integer', (col) => col.notNull().defaultTo(0))
+          .addColumn('org_identity_verified_at', 'varchar(32)')
+          .addColumn('created_at', 'varchar(32)', (col) => col.notNull())
+          .addColumn('updated_at', 'varchar(32)', (col) => col.notNull())
+          .execute();
+        await db.schema.createIndex('callers_login').on('callers').column('login').execute();
+
+        await db.schema
+          .createTable('caller_grants')
+          .addColumn('caller_id', 'varchar(64)', (col) =>
+            col.notNull().references('callers.id').onDelete('cascade'),
+          )
+          .addColumn('pool_id', 'varchar(100)', (col) =>
+            col.notNull().references('pools.id').onDelete('cascade'),
+          )
+          .addColumn('created_at', 'varchar(32)', (col) => col.notNull())
+          .addPrimaryKeyConstraint('caller_grants_pk', ['caller_id', 'pool_id'])
+          .execute();
+
+        await db.schema
+          .createTable('caller_clients')
+          .addColumn('id', 'varchar(64)', (col) => col.primaryKey())
+          .addColumn('caller_id', 'varchar(64)', (col) =>
+            col.notNull().references('callers.id').onDelete('cascade'),
+          )
+          .addColumn('name', 'varchar(400)', (col) => col.notNull())
+          .addColumn('token_sha256', 'char(64)', (col) => col.notNull().unique())
+          .addColumn('expires_at', 'varchar(32)', (col) => col.notNull())
+          .addColumn('created_at', 'varchar(32)', (col) => col.notNull())
+          .addColumn('updated_at', 'varchar(32)', (col) => col.notNull())
+          .addColumn('last_used_at', 'varchar(32)')
+          .execute();
+        await db.schema
+          .createIndex('caller_clients_caller')
+          .on('caller_clients')
+          .columns(['caller_id', 'updated_at'])
+          .execute();
+
+        await db.schema
+          .createTable('identities')
+          .addColumn('id', 'varchar(128)', (col) => col.primaryKey())
+          .addColumn('pool_id', 'varchar(100)', (col) =>
+            col.notNull().references('pools.id').onDelete('cascade'),
+          )
+          .addColumn('kind', 'varchar(16)', (col) => col.notNull())
+          .addColumn('login', 'varchar(39)', (col) => col.notNull())
+          .addColumn('secret_ref', 'varchar(128)', (col) => col.notNull())
+          .addColumn('installation_id', 'bigint')
+          .addColumn('weight', 'integer', (col) => col.notNull())
+          .addColumn('active', 'integer', (col) => col.notNull().defaultTo(1))
+          .addColumn('created_at', 'varchar(32)', (col) => col.notNull())
+          .addColumn('updated_at', 'varchar(32)', (col) => col.notNull())
+          .execute();
+        await db.schema.createIndex('identities_pool').on('identities').column('pool_id').execute();
+
+        await db.schema
+          .createTable('identity_scopes')
+          .addColumn('identity_id', 'varchar(128)', (col) =>
+            col.notNull().references('identities.id').onDelete('cascade'),
+          )
+          .addColumn('position', 'integer', (col) => col.notNull())
+          .addColumn('owner', 'varchar(39)', (col) => col.notNull())
+          .addColumn('repo', 'varchar(100)')
+          .addColumn('allow_private', 'integer', (col) => col.notNull().defaultTo(0))
+          .addPrimaryKeyConstraint('identity_scopes_pk', ['identity_id', 'position'])
+          .execute();
+
+        await db.schema
+          .createTable('string_rewrite_policy')
+          .addColumn('id', 'integer', (col) => col.primaryKey())
+          .addColumn('schema_version', 'integer', (col) => col.notNull())
+          .addColumn('revision', 'bigint', (col) => col.notNull())
+          .addColumn('updated_at', 'varchar(32)', (col) => col.notNull())
+          .addColumn('rules_json', 'text', (col) => col.notNull())
+          .execute();
+        // A fresh deployment has an explicit empty policy at revision 1.
+        await sql`insert into string_rewrite_policy (id, schema_version, revision, updated_at, rules_json) values (1, 1, 1, ${options.now().toISOString()}, '[]')`.execute(
+          db,
+        );
+
+        await db.schema
+          .createTable('audit')
+          .addColumn('request_id', 'varchar(64)', (col) => col.primaryKey())
+          .addColumn('occurred_at', 'varchar(32)', (col) => col.notNull())
+          .addColumn('pool_id', 'varchar(100)', (col) => col.notNull())
+          .addColumn('caller_id', 'varchar(64)', (col) => col.notNull())
+          .addColumn('client_id', 'varchar(64)')
+          .addColumn('route_key', 'varchar(512)')
+          .addColumn('route_kind', 'varchar(64)')
+          .addColumn('identity_id', 'varchar(128)')
+          .addColumn('status', 'integer', (col) => col.notNull())
+          .addColumn('error_code', 'varchar(64)')
+          .addColumn('fallback_reason', 'varchar(64)')
+          .addColumn('backend', 'varchar(16)')
+          .addColumn('cache_result', 'varchar(8)')
+          .addColumn('cacheable', 'integer', (col) => col.notNull())
+          .addColumn('coalesced', 'integer', (col) => col.notNull())
+          .addColumn('duration_ms', 'integer', (col) => col.notNull())
+          .execute();
+        // Stats read one pool's window; retention deletes by age.
+        await db.schema
+          .createIndex('audit_pool_time')
+          .on('audit')
+          .columns(['pool_id', 'occurred_at'])
+          .execute();
+        await db.schema.createIndex('audit_time').on('audit').column('occurred_at').execute();
+
+        await db.schema
+          .createTable('cache_entries')
+          .addColumn('cache_key', 'varchar(2048)', (col) => col.primaryKey())
+          .addColumn('entry_json', 'text', (col) => col.notNull())
+          .addColumn('bytes', 'bigint', (col) => col.notNull())
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        for (const table of [
+          'cache_entries',
+          'audit',
+          'string_rewrite_policy',
+          'identity_scopes',
+          'identities',
+          'caller_clients',
+          'caller_grants',
+          'callers',
+          'pools',
+        ]) {
+          await db.schema.dropTable(table).execute();
+        }
+      },
+    },
+  };
+}
+
+/**
+ * Serves the migrations of {@link createMigrations} to Kysely's Migrator.
+ *
+ * @param options - the clock of seeded rows
+ */
+export function createMigrationProvider(options: MigrationOptions): MigrationProvider {
+  const migrations = createMigrations(options);
+  return { getMigrations: () => Promise.resolve(migrations) };
+}

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import type { DatabaseSchema } from './database-schema.js';
-import { migrationProvider } from './migrations.js';
+import { createMigrationProvider } from './migrations.js';
 
 /** An open relay database. */
 export interface RelayDatabase {
@@ -17,11 +17,24 @@ export class DatabaseOpenError extends Error {
   readonly code = 'database_unavailable';
 }
 
+/** Options of {@link openSqliteDatabase}. */
+export interface OpenDatabaseOptions {
+  /** The clock of rows the migrations seed. Default: the system clock. */
+  readonly now?: () => Date;
+}
+
 /**
  * Opens the embedded SQLite database at `path` (`:memory:` allowed) in WAL mode with foreign
  * keys on, and brings its schema up to date.
+ *
+ * @param path - the SQLite file, or `:memory:`
+ * @param options - the clock of seeded rows
+ * @throws DatabaseOpenError (`database_unavailable`) when the file cannot be opened or migrated
  */
-export async function openSqliteDatabase(path: string): Promise<RelayDatabase> {
+export async function openSqliteDatabase(
+  path: string,
+  options: OpenDatabaseOptions = {},
+): Promise<RelayDatabase> {
   let sqlite: Database.Database;
   try {
     sqlite = new Database(path);
@@ -32,7 +45,10 @@ export async function openSqliteDatabase(path: string): Promise<RelayDatabase> {
     throw new DatabaseOpenError('the database could not be opened', { cause });
   }
   const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: sqlite }) });
-  const { error } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
+  const { error } = await new Migrator({
+    db,
+    provider: createMigrationProvider({ now: options.now ?? (() => new Date()) }),
+  }).migrateToLatest();
   if (error !== undefined) {
     await db.destroy();
     throw new DatabaseOpenError('the database schema could not be migrated', { cause: error });

@@ -1,0 +1,21 @@
+import { afterEach, describe, it } from 'vitest';
+// @relay/cache does not export its `./testing` subpath yet; the contract is read from source.
+import { runCacheStoreContract } from '../../../../packages/cache/src/testing.js';
+import { openSqliteDatabase, type RelayDatabase } from '../storage/sqlite-database.js';
+import { createSqliteCacheStore } from './sqlite-cache-store.js';
+
+const open: RelayDatabase[] = [];
+afterEach(async () => {
+  for (const database of open.splice(0)) await database.close();
+});
+
+runCacheStoreContract({
+  describe,
+  it,
+  name: 'sqlite',
+  createStore: async () => {
+    const database = await openSqliteDatabase(':memory:');
+    open.push(database);
+    return createSqliteCacheStore(database.db);
+  },
+});

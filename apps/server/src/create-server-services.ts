@@ -1,0 +1,78 @@
+import { randomBytes as nodeRandomBytes, randomUUID } from 'node:crypto';
+import type { ForgeTransport } from '@relay/forge-transport';
+import type { RandomBytes } from './auth/caller-token.js';
+import { createForgeAccountClient } from './forge/forge-account-client.js';
+import { createOverloadGuard, type OverloadGuardOptions } from './http/overload-guard.js';
+import {
+  createRegExpRewriteCheck,
+  parsePolicyUpdateStructurally,
+} from './policy/structural-policy-parser.js';
+import type {
+  PolicyUpdateParser,
+  RewriteCheckFactory,
+  ServerServices,
+  ServerSettings,
+} from './server-services.js';
+import { createCallerStore } from './storage/caller-store.js';
+import type { RelayDatabase } from './storage/sqlite-database.js';
+import { createIdentityStore } from './storage/identity-store.js';
+import { createStringRewriteStore } from './storage/string-rewrite-store.js';
+
+/** Options of {@link createServerServices}. */
+export interface ServerServicesOptions {
+  readonly settings: ServerSettings;
+  /** The only door to the forge (login and provisioning calls). */
+  readonly transport: ForgeTransport;
+  /** The clock, epoch milliseconds. Default `Date.now`. */
+  readonly now?: () => number;
+  /** Random bytes for tokens. Default `crypto.randomBytes`. */
+  readonly randomBytes?: RandomBytes;
+  /** Caller and client ids. Default: prefix and a random UUID. */
+  readonly createId?: (prefix: 'cal' | 'cli') => string;
+  /** The PUT body validator. Default: the structural stand-in. */
+  readonly parsePolicyUpdate?: PolicyUpdateParser;
+  /** The transport rewrite check of a policy snapshot. Default: the RegExp stand-in. */
+  readonly createRewriteCheck?: RewriteCheckFactory;
+  /** Backpressure bounds. */
+  readonly overload?: OverloadGuardOptions;
+  readonly resolvePoolAuthorization?: ServerServices['resolvePoolAuthorization'];
+  readonly countCoolingDown?: ServerServices['countCoolingDown'];
+  readonly countCacheEntries?: ServerServices['countCacheEntries'];
+}
+
+/**
+ * Builds the services of the storage-backed surfaces from an open database and the forge
+ * transport.
+ *
+ * @param database - the open relay database
+ * @param options - settings, transport, clock, randomness and engine hooks
+ */
+export function createServerServices(
+  database: RelayDatabase,
+  options: ServerServicesOptions,
+): ServerServices {
+  const createId =
+    options.createId ?? ((prefix: string) => `${prefix}_${randomUUID().replaceAll('-', '')}`);
+  return {
+    settings: options.settings,
+    db: database.db,
+    callers: createCallerStore(database.db, { createId }),
+    identities: createIdentityStore(database.db),
+    stringRewrites: createStringRewriteStore(database.db),
+    forgeAccounts: createForgeAccountClient(options.transport),
+    now: options.now ?? Date.now,
+    randomBytes: options.randomBytes ?? nodeRandomBytes,
+    parsePolicyUpdate: options.parsePolicyUpdate ?? parsePolicyUpdateStructurally,
+    createRewriteCheck: options.createRewriteCheck ?? createRegExpRewriteCheck,
+    overload: createOverloadGuard(options.overload),
+    ...(options.resolvePoolAuthorization === undefined
+      ? {}
+      : { resolvePoolAuthorization: options.resolvePoolAuthorization }),
+    ...(options.countCoolingDown === undefined
+      ? {}
+      : { countCoolingDown: options.countCoolingDown }),
+    ...(options.countCacheEntries === undefined
+      ? {}
+      : { countCacheEntries: options.countCacheEntries }),
+  };
+}

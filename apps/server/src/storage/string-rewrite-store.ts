@@ -1,0 +1,115 @@
+import {
+  err,
+  ok,
+  stringRewritePolicySchema,
+  type Result,
+  type StringRewritePolicy,
+  type StringRewriteRule,
+} from '@relay/protocol';
+import type { Kysely } from 'kysely';
+import type { DatabaseSchema } from './database-schema.js';
+
+const POLICY_ROW_ID = 1;
+
+/**
+ * Why the policy cannot be used: `missing` (no row), `corrupt` (the row does not parse as a
+ * policy). Storage failures throw and are reported the same way by the routes.
+ */
+export interface PolicyUnavailable {
+  readonly code: 'string_rewrite_policy_unavailable';
+  readonly cause: 'missing' | 'corrupt';
+}
+
+/** A PUT refused because `expected_revision` is not the current revision. */
+export interface RevisionConflict {
+  readonly code: 'string_rewrite_revision_conflict';
+}
+
+/** The deployment-wide string-rewrite policy, in the primary store. */
+export interface StringRewriteStore {
+  /** Reads the policy from the database (never from a cache). */
+  read(): Promise<Result<StringRewritePolicy, PolicyUnavailable>>;
+  /**
+   * Atomically replaces the rules when `expectedRevision` is the current revision; the
+   * revision increments even for an unchanged ruleset.
+   */
+  replace(
+    expectedRevision: number,
+    rules: readonly StringRewriteRule[],
+    nowIso: string,
+  ): Promise<Result<StringRewritePolicy, PolicyUnavailable | RevisionConflict>>;
+}
+
+function parseRow(
+  row: DatabaseSchema['string_rewrite_policy'] | undefined,
+): Result<StringRewritePolicy, PolicyUnavailable> {
+  if (row === undefined)
+    return err({ code: 'string_rewrite_policy_unavailable', cause: 'missing' });
+  let rules: unknown;
+  try {
+    rules = JSON.parse(row.rules_json);
+  } catch {
+    return err({ code: 'string_rewrite_policy_unavailable', cause: 'corrupt' });
+  }
+  const parsed = stringRewritePolicySchema.safeParse({
+    schema_version: row.schema_version,
+    revision: Number(row.revision),
+    updated_at: row.updated_at,
+    rules,
+  });
+  if (!parsed.success) return err({ code: 'string_rewrite_policy_unavailable', cause: 'corrupt' });
+  return ok(parsed.data);
+}
+
+/**
+ * Creates the string-rewrite store over Kysely (portable SQL).
+ *
+ * @param db - the database
+ */
+export function createStringRewriteStore(db: Kysely<DatabaseSchema>): StringRewriteStore {
+  return {
+    async read() {
+      const row = await db
+        .selectFrom('string_rewrite_policy')
+        .selectAll()
+        .where('id', '=', POLICY_ROW_ID)
+        .executeTakeFirst();
+      return parseRow(row);
+    },
+
+    replace(expectedRevision, rules, nowIso) {
+      return db.transaction().execute(async (trx) => {
+        const row = await trx
+          .selectFrom('string_rewrite_policy')
+          .selectAll()
+          .where('id', '=', POLICY_ROW_ID)
+          .executeTakeFirst();
+        const current = parseRow(row);
+        if (!current.ok) return current;
+        if (current.value.revision !== expectedRevision) {
+          return err({ code: 'string_rewrite_revision_conflict' as const });
+        }
+        const next: StringRewritePolicy = {
+          schema_version: 1,
+          revision: current.value.revision + 1,
+          updated_at: nowIso,
+          rules: rules.map((rule) => ({ pattern: rule.pattern, replacement: rule.replacement })),
+        };
+        const result = await trx
+          .updateTable('string_rewrite_policy')
+          .set({
+            revision: next.revision,
+            updated_at: next.updated_at,
+            rules_json: JSON.stringify(next.rules),
+          })
+          .where('id', '=', POLICY_ROW_ID)
+          .where('revision', '=', expectedRevision)
+          .executeTakeFirst();
+        if (result.numUpdatedRows !== 1n) {
+          return err({ code: 'string_rewrite_revision_conflict' as const });
+        }
+        return ok(next);
+      });
+    },
+  };
+}
