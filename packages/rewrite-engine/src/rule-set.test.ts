@@ -12,7 +12,7 @@ import type { PatternNode } from './pattern-ast.js';
 import { parsePattern } from './pattern-parser.js';
 import { re2jsEngine } from './re2js-engine.js';
 import { ZERO_WIDTH, createRuleMatcher } from './rule-matcher.js';
-import { compileRules } from './rule-set.js';
+import { compileRules, compileRulesWithChunks } from './rule-set.js';
 import type { RuleSet } from './rule-set.js';
 
 function guard(rules: readonly StringRewriteRule[], strategy: 'fast' | 'plain' = 'fast'): RuleSet {
@@ -304,6 +304,31 @@ describe('properties', () => {
         expect(ruleMatcher(source, 'fast').matches(text, false)).toEqual(
           ruleMatcher(source, 'plain').matches(text, false),
         );
+      }),
+      { numRuns: 1000 },
+    );
+  }, 60_000);
+
+  it('rewriting in chunks gives exactly what one plain pass gives', () => {
+    const rulesArbitrary = fc.uniqueArray(
+      fc.record({
+        pattern: fc.oneof(
+          generatedWord.map((word) => word.replace(/[-.]/g, '\\$&')),
+          validPattern.map(({ source }) => source),
+        ),
+        replacement: fc.oneof(generatedWord, fc.constant(''), fc.constant('\n')),
+      }),
+      { minLength: 1, maxLength: 6, selector: (r) => r.pattern },
+    );
+    const longText = fc
+      .array(fc.oneof(generatedText, generatedWord), { minLength: 5, maxLength: 40 })
+      .map((parts) => parts.join(' '));
+    fc.assert(
+      fc.property(rulesArbitrary, longText, fc.integer({ min: 1, max: 8 }), (rules, text, size) => {
+        const chunked = compileRulesWithChunks(rules, {}, size);
+        const plain = compileRules(rules, { strategy: 'plain' });
+        if (!chunked.ok || !plain.ok) throw new Error('unexpected');
+        expect(chunked.value.rewrite(text)).toEqual(plain.value.rewrite(text));
       }),
       { numRuns: 1000 },
     );

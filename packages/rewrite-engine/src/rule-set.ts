@@ -7,6 +7,8 @@ import type { RegexEngine } from './regex-engine.js';
 import { ZERO_WIDTH, createRuleMatcher } from './rule-matcher.js';
 import type { MatchStrategy, RuleMatcher } from './rule-matcher.js';
 import { exceedsDocumentLimit, validateRules } from './rule-validator.js';
+import type { ValidatedRule } from './rule-validator.js';
+import { hasTextAnchor, mayMatchEmpty, unconsumableAscii } from './pattern-analysis.js';
 import { exceedsUtf8Bytes, utf8ByteLength } from './text-encoding.js';
 
 /** Options of {@link compileRules}. */
@@ -48,6 +50,29 @@ interface CompiledRule {
   readonly matcher: RuleMatcher;
 }
 
+/** How `rewrite` may cut its input: at a separator, into chunks of about this many units. */
+export interface Chunking {
+  readonly separator: string | null;
+  readonly chunkSize: number;
+}
+
+/** Chunk size of `rewrite`: small enough that rebuilding a chunk is cheap. */
+const DEFAULT_CHUNK_SIZE = 16_384;
+
+/** Preferred chunk separators, most natural first. */
+const SEPARATOR_CANDIDATES = ['\n', ' ', '\t', '"', ',', ';', '<', '>', '\0'];
+
+/** A separator no rule can consume, or null when the rules do not allow cutting. */
+function chooseSeparator(rules: readonly ValidatedRule[]): string | null {
+  const usable = new Uint8Array(128).fill(1);
+  for (const { parsed } of rules) {
+    if (mayMatchEmpty(parsed.root) || hasTextAnchor(parsed.root)) return null;
+    const table = unconsumableAscii(parsed.root);
+    for (let unit = 0; unit < 128; unit++) usable[unit] = (usable[unit] ?? 0) & (table[unit] ?? 0);
+  }
+  return SEPARATOR_CANDIDATES.find((candidate) => usable[candidate.charCodeAt(0)] === 1) ?? null;
+}
+
 const BLOCKED_CHECK: GuardFailure = { code: 'blocked', category: 'pattern_match' };
 const BLOCKED_FINAL: GuardFailure = { code: 'blocked', category: 'final_scan_match' };
 const ZERO_WIDTH_ABORT: GuardFailure = { code: 'aborted', category: 'zero_width_match' };
@@ -58,6 +83,7 @@ class CompiledRuleSet implements RuleSet {
   constructor(
     readonly rules: readonly StringRewriteRule[],
     private readonly compiled: readonly CompiledRule[],
+    private readonly chunking: Chunking,
   ) {}
 
   check(text: string): Result<string, GuardFailure> {
@@ -71,20 +97,45 @@ class CompiledRuleSet implements RuleSet {
     // The UTF-8 size is counted once, then kept up to date from the replaced spans alone.
     let bytes = utf8ByteLength(text);
     if (bytes > REWRITE_INPUT_MAX_BYTES) return err(INPUT_TOO_LARGE);
-    let current = text;
+    const chunks = this.split(text);
     for (const rule of this.compiled) {
-      const spans = rule.matcher.matches(current, false);
-      if (spans === ZERO_WIDTH) return err(ZERO_WIDTH_ABORT);
-      if (spans.length === 0) continue;
-      bytes += (spans.length / 2) * rule.replacementBytes;
-      for (let i = 0; i < spans.length; i += 2) {
-        bytes -= utf8ByteLength(current.slice(spans[i], spans[i + 1]));
+      for (const [index, chunk] of chunks.entries()) {
+        const spans = rule.matcher.matches(chunk, false);
+        if (spans === ZERO_WIDTH) return err(ZERO_WIDTH_ABORT);
+        if (spans.length === 0) continue;
+        bytes += (spans.length / 2) * rule.replacementBytes;
+        for (let i = 0; i + 1 < spans.length; i += 2) {
+          bytes -= utf8ByteLength(chunk.slice(spans[i], spans[i + 1]));
+        }
+        if (bytes > REWRITE_INPUT_MAX_BYTES) return err(OUTPUT_TOO_LARGE);
+        chunks[index] = splice(chunk, spans, rule.replacement);
       }
-      if (bytes > REWRITE_INPUT_MAX_BYTES) return err(OUTPUT_TOO_LARGE);
-      current = splice(current, spans, rule.replacement);
     }
-    const failure = this.scan(current, BLOCKED_FINAL);
-    return failure === null ? ok(current) : err(failure);
+    for (const chunk of chunks) {
+      const failure = this.scan(chunk, BLOCKED_FINAL);
+      if (failure !== null) return err(failure);
+    }
+    return ok(chunks.join(''));
+  }
+
+  /**
+   * Cuts the text after separators no rule can consume, so that a rule with a few matches
+   * rebuilds one chunk instead of the whole text. Sound only because no match of any rule, at
+   * any stage, can contain the separator, and no rule has `^`, `$` or a zero-width match: each
+   * chunk then matches exactly as the same stretch of the whole text does.
+   */
+  private split(text: string): string[] {
+    const { separator, chunkSize } = this.chunking;
+    if (separator === null || text.length < 2 * chunkSize) return [text];
+    const chunks: string[] = [];
+    let start = 0;
+    while (start < text.length) {
+      const cut = text.indexOf(separator, start + chunkSize);
+      const end = cut < 0 ? text.length : cut + 1;
+      chunks.push(text.slice(start, end));
+      start = end;
+    }
+    return chunks;
   }
 
   /** The failure of the first rule that matches (or matches empty), or null. */
@@ -129,6 +180,15 @@ export function compileRules(
   rules: readonly StringRewriteRule[],
   options: CompileRulesOptions = {},
 ): Result<RuleSet, PolicyError> {
+  return compileRulesWithChunks(rules, options, DEFAULT_CHUNK_SIZE);
+}
+
+/** {@link compileRules} with a chosen chunk size (tests use tiny chunks). Not exported publicly. */
+export function compileRulesWithChunks(
+  rules: readonly StringRewriteRule[],
+  options: CompileRulesOptions,
+  chunkSize: number,
+): Result<RuleSet, PolicyError> {
   const validated = validateRules(rules);
   if (!validated.ok) return validated;
   if (exceedsDocumentLimit(rules)) return err({ code: 'document_too_large', field: 'rules' });
@@ -154,5 +214,6 @@ export function compileRules(
   const frozen = Object.freeze(
     validated.value.map(({ pattern, replacement }) => Object.freeze({ pattern, replacement })),
   );
-  return ok(new CompiledRuleSet(frozen, compiled));
+  const separator = strategy === 'plain' ? null : chooseSeparator(validated.value);
+  return ok(new CompiledRuleSet(frozen, compiled, { separator, chunkSize }));
 }
