@@ -1,0 +1,184 @@
+import { callerProvisioningResponseSchema } from '@relay/protocol';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  ADMIN_TOKEN,
+  addForgeAccount,
+  bearer,
+  createTestHarness,
+  jsonRequest,
+  login,
+  ORG,
+  type TestHarness,
+} from '../__fixtures__/test-harness.js';
+
+let harness: TestHarness;
+beforeEach(async () => {
+  harness = await createTestHarness();
+  addForgeAccount(harness.forge, { id: 202, login: 'Hubot', token: 'gho_hubot' });
+  harness.forge.publicMembers.add(`${ORG}/hubot`);
+});
+afterEach(async () => {
+  await harness.close();
+});
+
+const provision = (body: unknown, token = ADMIN_TOKEN) =>
+  harness.app.request('/v1/admin/callers', jsonRequest('POST', body, token));
+
+async function errorCode(response: Response): Promise<string> {
+  return ((await response.json()) as { error: { code: string } }).error.code;
+}
+
+describe('POST /v1/admin/callers', () => {
+  it('resolves the immutable id, verifies membership, grants only that pool, returns a one-time token', async () => {
+    const response = await provision({ pool: 'team', forge_login: 'hubot', name: 'ci.local' });
+    expect(response.status).toBe(201);
+    const body = callerProvisioningResponseSchema.parse(await response.json());
+    expect(body).toMatchObject({ forge_user_id: 202, login: 'Hubot', pool: 'team', client: 'ci' });
+    expect((await harness.app.request('/v1/pools/team/health', bearer(body.token))).status).toBe(
+      200,
+    );
+    expect((await harness.app.request('/v1/pools/default/health', bearer(body.token))).status).toBe(
+      403,
+    );
+    expect(harness.forge.seen.map((r) => r.path)).toEqual([
+      '/users/hubot',
+      `/orgs/${ORG}/public_members/Hubot`,
+    ]);
+  });
+
+  it('proves membership with an identity of the target pool when one resolves', async () => {
+    const withIdentity = await createTestHarness({
+      services: {
+        resolvePoolAuthorization: (pool) =>
+          Promise.resolve(pool === 'team' ? 'Bearer gho_reader' : undefined),
+      },
+    });
+    try {
+      addForgeAccount(withIdentity.forge, { id: 5, login: 'private-member', token: 't5' });
+      withIdentity.forge.orgReaders.add('gho_reader');
+      const response = await withIdentity.app.request(
+        '/v1/admin/callers',
+        jsonRequest(
+          'POST',
+          { pool: 'team', forge_login: 'private-member', name: 'ci' },
+          ADMIN_TOKEN,
+        ),
+      );
+      expect(response.status).toBe(201);
+      const membersCall = withIdentity.forge.seen.find((r) => r.path.includes('/members/'));
+      expect(membersCall?.authorization).toBe('Bearer gho_reader');
+    } finally {
+      await withIdentity.close();
+    }
+  });
+
+  it('refuses an account that is not a verified member', async () => {
+    addForgeAccount(harness.forge, { id: 9, login: 'stranger', token: 't9', membership: 'none' });
+    const response = await provision({ pool: 'team', forge_login: 'stranger', name: 'ci' });
+    expect(response.status).toBe(403);
+    expect(await errorCode(response)).toBe('org_membership_required');
+  });
+
+  it('answers 404 for an unknown account', async () => {
+    const response = await provision({ pool: 'team', forge_login: 'nobody', name: 'ci' });
+    expect(response.status).toBe(404);
+  });
+
+  it.each([
+    ['no token', undefined],
+    ['a wrong token', 'not-the-admin-token-at-all'],
+  ])('answers 401 with WWW-Authenticate for %s', async (_what, token) => {
+    const response = await harness.app.request(
+      '/v1/admin/callers',
+      jsonRequest('POST', { pool: 'team', forge_login: 'hubot', name: 'ci' }, token),
+    );
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toBe('Bearer');
+    expect(await errorCode(response)).toBe('unauthorized');
+  });
+
+  it('refuses every admin request when no admin token is configured', async () => {
+    const open = await createTestHarness({ settings: { adminToken: undefined } });
+    try {
+      const response = await open.app.request('/v1/admin/string-rewrites', bearer(ADMIN_TOKEN));
+      expect(response.status).toBe(401);
+    } finally {
+      await open.close();
+    }
+  });
+
+  it('adds a grant to an existing caller without promoting its role or touching other clients', async () => {
+    const own = await login(harness, 'gho_hubot', 'laptop');
+    const { token: laptopToken } = (await own.json()) as { token: string };
+    await harness.database.db.updateTable('callers').set({ role: 'operator' }).execute();
+    const response = await provision({ pool: 'team', forge_login: 'hubot', name: 'ci' });
+    expect(response.status).toBe(201);
+    const callers = await harness.database.db.selectFrom('callers').selectAll().execute();
+    expect(callers).toHaveLength(1);
+    expect(callers[0]?.role).toBe('operator');
+    expect(
+      (await harness.app.request('/v1/pools/default/health', bearer(laptopToken))).status,
+    ).toBe(200);
+  });
+
+  it('keeps a disabled caller disabled: the new token is refused', async () => {
+    await provision({ pool: 'team', forge_login: 'hubot', name: 'ci' });
+    await harness.database.db.updateTable('callers').set({ disabled: 1 }).execute();
+    const response = await provision({ pool: 'team', forge_login: 'hubot', name: 'ci' });
+    expect(response.status).toBe(201);
+    const { token } = (await response.json()) as { token: string };
+    const rows = await harness.database.db.selectFrom('callers').select('disabled').execute();
+    expect(rows).toEqual([{ disabled: 1 }]);
+    expect((await harness.app.request('/v1/pools/team/health', bearer(token))).status).toBe(401);
+  });
+
+  it('refuses ambiguous active duplicates for an operator decision, writing nothing', async () => {
+    for (const id of ['cal_a', 'cal_b']) {
+      await harness.database.db
+        .insertInto('callers')
+        .values({
+          id,
+          forge_user_id: null,
+          login: 'hubot',
+          role: 'none',
+          disabled: 0,
+          org_identity_verified_at: null,
+          created_at: '2029-01-01T00:00:00.000Z',
+          updated_at: '2029-01-01T00:00:00.000Z',
+        })
+        .execute();
+    }
+    const response = await provision({ pool: 'team', forge_login: 'hubot', name: 'ci' });
+    expect(response.status).toBe(409);
+    expect(await errorCode(response)).toBe('caller_ambiguous');
+    expect(await harness.database.db.selectFrom('caller_grants').selectAll().execute()).toEqual([]);
+    expect(await harness.database.db.selectFrom('pools').selectAll().execute()).toEqual([]);
+  });
+
+  it('binds a single historical caller row to the immutable id', async () => {
+    await harness.database.db
+      .insertInto('callers')
+      .values({
+        id: 'cal_legacy',
+        forge_user_id: null,
+        login: 'HUBOT',
+        role: 'none',
+        disabled: 0,
+        org_identity_verified_at: null,
+        created_at: '2029-01-01T00:00:00.000Z',
+        updated_at: '2029-01-01T00:00:00.000Z',
+      })
+      .execute();
+    const response = await provision({ pool: 'team', forge_login: 'hubot', name: 'ci' });
+    expect(((await response.json()) as { caller_id: string }).caller_id).toBe('cal_legacy');
+  });
+
+  it.each([
+    [{ pool: 'team', forge_login: 'hubot' }],
+    [{ pool: 'a/b', forge_login: 'hubot', name: 'ci' }],
+    [{ pool: 'team', forge_login: '-bad-', name: 'ci' }],
+  ])('answers 400 invalid_request for %j', async (body) => {
+    const response = await provision(body);
+    expect(response.status).toBe(400);
+  });
+});
