@@ -27,14 +27,15 @@ export interface ForgeStub {
   close(): Promise<void>;
 }
 
-function send(res: ServerResponse, status: number, body?: unknown): void {
+function send(res: ServerResponse, status: number, body?: unknown): true {
   if (body === undefined) {
     res.writeHead(status).end();
-    return;
+    return true;
   }
   res
     .writeHead(status, { 'content-type': 'application/json; charset=utf-8' })
     .end(JSON.stringify(body));
+  return true;
 }
 
 /** Starts the stub forge. */
@@ -71,7 +72,7 @@ export async function startForgeStub(): Promise<ForgeStub> {
     if ((match = /^\/orgs\/([^/]+)\/members\/([^/]+)$/.exec(path))) {
       if (token === undefined || !orgReaders.has(token)) {
         res.writeHead(302, { location: `/orgs/${match[1]}/public_members/${match[2]}` }).end();
-        return;
+        return true;
       }
       const state = memberships.get(`${match[1]}/${match[2]}`.toLowerCase());
       return send(res, state === 'active' ? 204 : 404);
@@ -79,7 +80,7 @@ export async function startForgeStub(): Promise<ForgeStub> {
     if ((match = /^\/orgs\/([^/]+)\/public_members\/([^/]+)$/.exec(path))) {
       return send(res, publicMembers.has(`${match[1]}/${match[2]}`.toLowerCase()) ? 204 : 404);
     }
-    send(res, 404, { message: 'Not Found' });
+    return send(res, 404, { message: 'Not Found' });
   };
 
   const server = createServer(handle);

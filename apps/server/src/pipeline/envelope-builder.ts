@@ -1,0 +1,75 @@
+import type {
+  BodyEncoding,
+  CacheResult,
+  EnvelopeBackend,
+  IdentityKind,
+  LeaseReason,
+  RelayEnvelope,
+  RouteKind,
+  StaleReason,
+} from '@relay/protocol';
+
+/** The answer an envelope carries: status, filtered headers and the encoded body. */
+export interface EnvelopeAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: unknown;
+  readonly bodyEncoding: BodyEncoding;
+}
+
+/** The stale fields of an expired entry served during an outage. */
+export interface EnvelopeStaleness {
+  readonly reason: StaleReason;
+  /** When the entry expired, ISO 8601 UTC. */
+  readonly expiresAt: string;
+}
+
+/** Everything {@link buildEnvelope} puts in `relay` and `identity`. */
+export interface EnvelopeFacts {
+  readonly pool: string;
+  readonly requestId: string;
+  readonly routeKind: RouteKind;
+  readonly cacheable: boolean;
+  readonly cache: Exclude<CacheResult, 'stale'>;
+  /** Present only for a stale answer (`relay.cache` is then `stale`). */
+  readonly stale?: EnvelopeStaleness | undefined;
+  /** The pooled identity that served, or undefined (no pooled identity was used). */
+  readonly identity?: { readonly id: string; readonly kind: IdentityKind } | undefined;
+  readonly leaseReason?: LeaseReason | undefined;
+  /** `web` or `forge_public` when no pooled identity served the answer. */
+  readonly backend?: EnvelopeBackend | undefined;
+}
+
+/**
+ * Builds the relay response envelope (SPEC.md "Relay response envelope"): `identity` is null when
+ * no pooled identity served; `stale_ok`, `stale_reason` and `cache_expires_at` appear together;
+ * `lease_reason` only with an identity; `backend` only without one.
+ *
+ * @param answer - the upstream or cached answer
+ * @param facts - what the pipeline knows about how it was served
+ */
+export function buildEnvelope(answer: EnvelopeAnswer, facts: EnvelopeFacts): RelayEnvelope {
+  const { stale, identity } = facts;
+  return {
+    status: answer.status,
+    headers: { ...answer.headers },
+    body: answer.body ?? null,
+    body_encoding: answer.bodyEncoding,
+    identity: identity === undefined ? null : { id: identity.id, kind: identity.kind },
+    relay: {
+      pool: facts.pool,
+      request_id: facts.requestId,
+      cacheable: facts.cacheable,
+      cache: stale === undefined ? facts.cache : 'stale',
+      stale_ok: stale !== undefined,
+      ...(stale === undefined
+        ? {}
+        : { stale_reason: stale.reason, cache_expires_at: stale.expiresAt }),
+      route_kind: facts.routeKind,
+      ...(identity === undefined || facts.leaseReason === undefined
+        ? {}
+        : { lease_reason: facts.leaseReason }),
+      ...(identity !== undefined || facts.backend === undefined ? {} : { backend: facts.backend }),
+    },
+  };
+}

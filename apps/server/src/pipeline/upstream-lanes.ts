@@ -1,0 +1,320 @@
+import type { Revalidation, ValidatorLane } from '@relay/cache';
+import {
+  TRANSPORT_ERROR_MAPPINGS,
+  type ForgeRequest,
+  type ForgeResponse,
+  type ForgeTransport,
+  type ForgeTransportError,
+  type RewriteCheck,
+} from '@relay/forge-transport';
+import type {
+  AcquireFailure,
+  IdentityPool,
+  PoolIdentity,
+  SelectionRoute,
+} from '@relay/identity-pool';
+import type {
+  EnvelopeBackend,
+  FallbackReason,
+  IdentityKind,
+  LeaseReason,
+  PoolPolicy,
+  StaleReason,
+} from '@relay/protocol';
+import type { ClassifiedRoute } from '@relay/route-classifier';
+import { failWith, fallBackLocal, type PipelineFailure } from './pipeline-failure.js';
+import { isUsableAlternate, judgeAnonymousAnswer } from './token-free-lanes.js';
+
+/** Everything the upstream lanes of one request share. */
+export interface LaneContext {
+  readonly transport: Pick<ForgeTransport, 'request'>;
+  readonly identityPool: IdentityPool;
+  /** The pool's identities (read once per request, when a pooled identity is needed). */
+  readonly identities: () => Promise<readonly PoolIdentity[]>;
+  readonly policy: PoolPolicy;
+  readonly route: ClassifiedRoute;
+  readonly selectionRoute: SelectionRoute;
+  /** The transport check of the request's frozen rewrite snapshot. */
+  readonly rewriteCheck: RewriteCheck;
+}
+
+/** An answer from the forge, and who obtained it. */
+export interface ServedAnswer {
+  readonly response: ForgeResponse;
+  /** The lane whose validators the answer carries. */
+  readonly lane: ValidatorLane;
+  /** The token-free backend, when no pooled identity served. */
+  readonly backend: EnvelopeBackend | undefined;
+  readonly identity: { readonly id: string; readonly kind: IdentityKind } | undefined;
+  readonly leaseReason: LeaseReason | undefined;
+  /** The revalidation of the expired entry was sent with this request. */
+  readonly revalidated: boolean;
+}
+
+/**
+ * Why the lanes produced no answer:
+ * - `unavailable`: every eligible lane is spent, cooling, missing or rate-limited (or a
+ *   token-free-only route lost its public backend); an expired entry may still be served stale
+ *   for `staleReason`, else `failure` is the answer;
+ * - `hard`: an answer that stale data never replaces (rewrite denial, redirect, size cap, …).
+ */
+export type LaneFailure =
+  | {
+      readonly kind: 'unavailable';
+      readonly staleReason: StaleReason;
+      readonly failure: PipelineFailure;
+    }
+  | { readonly kind: 'hard'; readonly failure: PipelineFailure };
+
+/** The outcome of the upstream lanes. */
+export type LaneOutcome =
+  | { readonly ok: true; readonly value: ServedAnswer }
+  | { readonly ok: false; readonly error: LaneFailure };
+
+const TRANSIENT = new Set<ForgeTransportError['code']>(['forge_timeout', 'forge_unreachable']);
+
+/**
+ * The relay answer of a transport failure (`TRANSPORT_ERROR_MAPPINGS`): a rewrite denial is a
+ * hard 403, the size cap a 424 `forge_response_too_large`, a redirect a 502.
+ *
+ * @param error - the transport failure
+ */
+export function toTransportFailure(error: ForgeTransportError): PipelineFailure {
+  const mapping: { errorCode: string; reason?: FallbackReason } = TRANSPORT_ERROR_MAPPINGS[error.code];
+  if (mapping.reason !== undefined) return fallBackLocal(mapping.reason);
+  return failWith(TRANSPORT_ERROR_MAPPINGS[error.code].errorCode as Parameters<typeof failWith>[0]);
+}
+
+function hard(failure: PipelineFailure): LaneOutcome {
+  return { ok: false, error: { kind: 'hard', failure } };
+}
+
+function unavailable(staleReason: StaleReason, failure: PipelineFailure): LaneOutcome {
+  return { ok: false, error: { kind: 'unavailable', staleReason, failure } };
+}
+
+function apiRequest(
+  context: LaneContext,
+  headers: Readonly<Record<string, string>>,
+  extra: Partial<ForgeRequest> = {},
+): ForgeRequest {
+  const { route } = context;
+  return {
+    host: 'api',
+    path: route.upstreamPath,
+    query: route.query,
+    headers,
+    rewriteCheck: context.rewriteCheck,
+    flow: route.log ? 'job_log' : 'default',
+    ...extra,
+  };
+}
+
+function isContinuationPage(route: ClassifiedRoute): boolean {
+  const page = route.query.page;
+  return route.paginated && typeof page === 'string' && page.trim() !== '' && page.trim() !== '1';
+}
+
+/**
+ * The public web, raw or patch alternates of the read, best first (no revalidation: their
+ * answers carry no API validators).
+ */
+async function tryAlternates(context: LaneContext): Promise<LaneOutcome | undefined> {
+  for (const alternate of context.route.tokenFree.alternates) {
+    const result = await context.transport.request({
+      host: alternate.host,
+      path: alternate.path,
+      rewriteCheck: context.rewriteCheck,
+    });
+    if (!result.ok) {
+      if (TRANSIENT.has(result.error.code)) continue;
+      return hard(toTransportFailure(result.error));
+    }
+    if (isUsableAlternate(result.value)) {
+      return {
+        ok: true,
+        value: {
+          response: result.value,
+          lane: { kind: 'anonymous' },
+          backend: 'web',
+          identity: undefined,
+          leaseReason: undefined,
+          revalidated: false,
+        },
+      };
+    }
+  }
+  return undefined;
+}
+
+/** The anonymous API lane: an answer, `undefined` to fall through, or a failure. */
+async function tryAnonymous(
+  context: LaneContext,
+  revalidation: Revalidation | undefined,
+): Promise<LaneOutcome | undefined> {
+  const conditional = revalidation?.lane.kind === 'anonymous' ? revalidation.headers : {};
+  const result = await context.transport.request(
+    apiRequest(context, { ...context.route.headers.upstream, ...conditional }),
+  );
+  const anonymousOnly = context.route.tokenFree.mode === 'anonymous_only';
+  const lost = unavailable('web_only_unavailable', fallBackLocal('web_only_unavailable'));
+  if (!result.ok) {
+    if (!TRANSIENT.has(result.error.code)) return hard(toTransportFailure(result.error));
+    return anonymousOnly ? lost : undefined;
+  }
+  if (judgeAnonymousAnswer(result.value) !== 'serve') return anonymousOnly ? lost : undefined;
+  return {
+    ok: true,
+    value: {
+      response: result.value,
+      lane: { kind: 'anonymous' },
+      backend: 'forge_public',
+      identity: undefined,
+      leaseReason: undefined,
+      revalidated: revalidation?.lane.kind === 'anonymous',
+    },
+  };
+}
+
+/**
+ * Maps a failed acquisition to the lanes' failure.
+ *
+ * @param error - the acquisition failure
+ * @param throttled - the 424 reason of an identity this request already saw throttled
+ * @param anonymousSpent - the anonymous lane was tried and could not answer
+ */
+export function toAcquireFailure(
+  error: AcquireFailure,
+  throttled: FallbackReason | undefined,
+  anonymousSpent: boolean,
+): LaneFailure {
+  const out = (staleReason: StaleReason, failure: PipelineFailure): LaneFailure => ({
+    kind: 'unavailable',
+    staleReason,
+    failure,
+  });
+  switch (error.code) {
+    case 'coordinator_unavailable':
+      // Versioning 5: a coordinator without the credential-failure method is an infrastructure
+      // failure; any other coordinator refusal is a backed-up queue on this endpoint.
+      return {
+        kind: 'hard',
+        failure:
+          error.cause === 'method_unsupported'
+            ? failWith('internal_error')
+            : fallBackLocal('relay_overloaded'),
+      };
+    case 'credential_failed':
+      return out('credentials_unavailable', failWith(error.errorCode));
+    case 'no_eligible_identity':
+      if (throttled !== undefined) return out('forge_identity_depleted', fallBackLocal(throttled));
+      if (error.cause === 'repo_not_verified_public') {
+        return { kind: 'hard', failure: fallBackLocal('repo_not_public') };
+      }
+      return out('identity_pool_depleted', fallBackLocal('identity_pool_depleted'));
+    case 'identities_cooling_down':
+      if (throttled !== undefined) return out('identities_cooling_down', fallBackLocal(throttled));
+      return out(
+        'identities_cooling_down',
+        anonymousSpent
+          ? fallBackLocal('identities_cooling_down')
+          : failWith('identities_cooling_down'),
+      );
+    case 'forge_rate_limited':
+      return out('forge_rate_limited', fallBackLocal('forge_rate_limited'));
+    case 'identity_pool_depleted':
+      return out('identity_pool_depleted', fallBackLocal(throttled ?? 'identity_pool_depleted'));
+  }
+}
+
+/** The pooled lane: selection, credentials (resolved only now), upstream, health feedback. */
+async function tryPooled(
+  context: LaneContext,
+  revalidation: Revalidation | undefined,
+  anonymousSpent: boolean,
+): Promise<LaneOutcome> {
+  const identities = await context.identities();
+  const request = { route: context.selectionRoute, policy: context.policy, identities };
+  let throttled: FallbackReason | undefined;
+  for (let round = 0; round <= identities.length; round++) {
+    const acquired = await context.identityPool.acquire(request);
+    if (!acquired.ok) {
+      return { ok: false, error: toAcquireFailure(acquired.error, throttled, anonymousSpent) };
+    }
+    const { identity, credential, reason, attempts } = acquired.value;
+    // Rule 9: a page of an aggregate in progress is never continued with another identity
+    // after the leased one's credentials failed; the caller refuses the incomplete result.
+    if (attempts > 1 && isContinuationPage(context.route)) {
+      return hard(failWith('credentials_unavailable'));
+    }
+    const lane = revalidation?.lane;
+    const conditional =
+      lane?.kind === 'identity' && lane.id === identity.id ? revalidation?.headers : undefined;
+    const result = await context.transport.request(
+      apiRequest(context, { ...context.route.headers.upstream, ...conditional }, {
+        authorization: credential.toAuthorizationHeader(),
+      }),
+    );
+    if (!result.ok) {
+      if (TRANSIENT.has(result.error.code)) {
+        await context.identityPool.report({
+          identity,
+          route: context.selectionRoute,
+          credential,
+          outcome: { kind: 'transport_error' },
+        });
+      }
+      return hard(toTransportFailure(result.error));
+    }
+    const feedback = await context.identityPool.report({
+      identity,
+      route: context.selectionRoute,
+      credential,
+      outcome: { kind: 'response', status: result.value.status, headers: result.value.headers },
+    });
+    if (!feedback.ok) return hard(fallBackLocal('relay_overloaded'));
+    if (feedback.value.fallbackReason !== undefined) {
+      throttled = feedback.value.fallbackReason;
+      continue;
+    }
+    if (result.value.status === 401) continue;
+    return {
+      ok: true,
+      value: {
+        response: result.value,
+        lane: { kind: 'identity', id: identity.id },
+        backend: undefined,
+        identity: { id: identity.id, kind: identity.kind },
+        leaseReason: reason,
+        revalidated: conditional !== undefined,
+      },
+    };
+  }
+  return unavailable(
+    throttled === 'forge_rate_limited' ? 'forge_rate_limited' : 'forge_identity_depleted',
+    fallBackLocal(throttled ?? 'forge_identity_depleted'),
+  );
+}
+
+/**
+ * Reads the forge for one request, in SPEC.md's order: public web, raw or patch alternates,
+ * then the anonymous API (unless the route needs a pooled identity), then a pooled identity
+ * (never for anonymous-only routes). `revalidation` is sent only from the lane that owns it.
+ *
+ * @param context - the request's route, policy, rewrite check, transport and pool
+ * @param revalidation - the conditional refill of an expired entry, if any
+ */
+export async function readUpstream(
+  context: LaneContext,
+  revalidation: Revalidation | undefined,
+): Promise<LaneOutcome> {
+  const mode = context.route.tokenFree.mode;
+  if (revalidation === undefined && !context.route.headers.conditional) {
+    const alternate = await tryAlternates(context);
+    if (alternate !== undefined) return alternate;
+  }
+  if (mode === 'pooled') return tryPooled(context, revalidation, false);
+  const anonymous = await tryAnonymous(context, revalidation);
+  if (anonymous !== undefined) return anonymous;
+  return tryPooled(context, revalidation, true);
+}

@@ -1,0 +1,113 @@
+import type { ForgeResponse, ForgeTransportError } from '@relay/forge-transport';
+import { err, ok, type Result } from '@relay/protocol';
+import { isAnonymousQuotaExhausted } from './token-free-lanes.js';
+
+/** The outcome of one metadata probe: the forge's answer, or a transport failure. */
+export type ProbeResult = Result<ForgeResponse, ForgeTransportError>;
+
+/** Sends `GET /repos/{owner}/{repo}` (the path given) with a pooled identity, or undefined when none may. */
+export type PooledProbe = (path: string) => Promise<ProbeResult | undefined>;
+
+/** What {@link VisibilityGuard.prove} needs for one repository. */
+export interface VisibilityProbeInput {
+  readonly owner: string;
+  readonly repo: string;
+  /** Sends the metadata request anonymously (with the request's rewrite snapshot). */
+  readonly anonymous: (path: string) => Promise<ProbeResult>;
+  /** Sends it with a pooled identity; used only when the anonymous quota is exhausted. */
+  readonly pooled: PooledProbe;
+}
+
+/**
+ * Why a repository was not proven public: `not_public` (private, unknown, or unprovable),
+ * or the transport failure of the probe (a rewrite denial stays a hard 403).
+ */
+export type VisibilityFailure =
+  | { readonly code: 'not_public' }
+  | { readonly code: 'probe_failed'; readonly error: ForgeTransportError };
+
+/** How a proof was obtained (for tests and the audit): a cached proof, or a probe lane. */
+export type ProofSource = 'cached' | 'anonymous' | 'pooled';
+
+/** The public-visibility guard (SPEC.md rule 3). */
+export interface VisibilityGuard {
+  /**
+   * Proves that a repository is public, before any cache entry or pooled identity is used for
+   * it: anonymous repository metadata first, a pooled identity only when the anonymous quota is
+   * exhausted. Proofs (and refusals) are cached briefly.
+   */
+  prove(input: VisibilityProbeInput): Promise<Result<ProofSource, VisibilityFailure>>;
+}
+
+/** Options of {@link createVisibilityGuard}. */
+export interface VisibilityGuardOptions {
+  /** The clock, epoch milliseconds. */
+  readonly now: () => number;
+  /** How long a public proof is reused. Default 60 s. */
+  readonly publicTtlMs?: number;
+  /** How long a refusal is reused. Default 30 s. */
+  readonly refusalTtlMs?: number;
+  /** Proofs kept at most (oldest dropped first). Default 10,000. */
+  readonly maxEntries?: number;
+}
+
+const NOT_PUBLIC = { code: 'not_public' } as const;
+
+function isPublicBody(body: ForgeResponse['body']): boolean {
+  if (body.encoding !== 'json') return false;
+  const value = body.body;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const record = value as Record<string, unknown>;
+  if (record.private !== false) return false;
+  return record.visibility === undefined || record.visibility === 'public';
+}
+
+/**
+ * Creates the public-visibility guard. A repository is public when its metadata says
+ * `private: false` (and, when present, `visibility: public`); a 404, a private flag or any other
+ * answer counts as not public. Only the flag is read: the metadata body is never served.
+ *
+ * @param options - the clock and the proof lifetimes
+ */
+export function createVisibilityGuard(options: VisibilityGuardOptions): VisibilityGuard {
+  const publicTtlMs = options.publicTtlMs ?? 60_000;
+  const refusalTtlMs = options.refusalTtlMs ?? 30_000;
+  const maxEntries = options.maxEntries ?? 10_000;
+  const proofs = new Map<string, { readonly isPublic: boolean; readonly until: number }>();
+
+  function remember(key: string, isPublic: boolean): void {
+    if (proofs.size >= maxEntries) {
+      const oldest = proofs.keys().next();
+      if (oldest.done !== true) proofs.delete(oldest.value);
+    }
+    proofs.set(key, { isPublic, until: options.now() + (isPublic ? publicTtlMs : refusalTtlMs) });
+  }
+
+  return {
+    async prove(input) {
+      const key = `${input.owner.toLowerCase()}/${input.repo.toLowerCase()}`;
+      const cached = proofs.get(key);
+      if (cached !== undefined && options.now() < cached.until) {
+        return cached.isPublic ? ok('cached') : err(NOT_PUBLIC);
+      }
+      const path = `/repos/${input.owner}/${input.repo}`;
+      const anonymous = await input.anonymous(path);
+      if (!anonymous.ok) return err({ code: 'probe_failed', error: anonymous.error });
+      let answer = anonymous.value;
+      let source: ProofSource = 'anonymous';
+      if (isAnonymousQuotaExhausted(answer)) {
+        const pooled = await input.pooled(path);
+        if (pooled === undefined) return err(NOT_PUBLIC);
+        if (!pooled.ok) return err({ code: 'probe_failed', error: pooled.error });
+        answer = pooled.value;
+        source = 'pooled';
+      }
+      if (answer.status === 200 || answer.status === 404) {
+        const isPublic = answer.status === 200 && isPublicBody(answer.body);
+        remember(key, isPublic);
+        return isPublic ? ok(source) : err(NOT_PUBLIC);
+      }
+      return err(NOT_PUBLIC);
+    },
+  };
+}
