@@ -127,7 +127,9 @@ export function createRuleMatcher(
   if (strategy === 'plain' || mayMatchEmpty(parsed.root)) return new PlainMatcher(regex);
   const facts = literalFacts(parsed.root);
   if (facts.exact !== null && !facts.hasAssertion) return new LiteralMatcher(facts.exact);
-  const required = [...new Set(facts.required)].sort((a, b) => b.length - a.length);
+  // An exact string with assertions (`\bword\b`) is itself the one required literal.
+  const literals = facts.exact === null ? facts.required : [facts.exact];
+  const required = [...new Set(literals)].sort((a, b) => b.length - a.length);
   const anchor = required[0] ?? null;
   const table = unconsumableAscii(parsed.root);
   const separators = hasTextAnchor(parsed.root) || !table.includes(1) ? null : table;
