@@ -80,7 +80,8 @@ const TRANSIENT = new Set<ForgeTransportError['code']>(['forge_timeout', 'forge_
  * @param error - the transport failure
  */
 export function toTransportFailure(error: ForgeTransportError): PipelineFailure {
-  const mapping: { errorCode: string; reason?: FallbackReason } = TRANSPORT_ERROR_MAPPINGS[error.code];
+  const mapping: { errorCode: string; reason?: FallbackReason } =
+    TRANSPORT_ERROR_MAPPINGS[error.code];
   if (mapping.reason !== undefined) return fallBackLocal(mapping.reason);
   return failWith(TRANSPORT_ERROR_MAPPINGS[error.code].errorCode as Parameters<typeof failWith>[0]);
 }
@@ -251,9 +252,13 @@ async function tryPooled(
     const conditional =
       lane?.kind === 'identity' && lane.id === identity.id ? revalidation?.headers : undefined;
     const result = await context.transport.request(
-      apiRequest(context, { ...context.route.headers.upstream, ...conditional }, {
-        authorization: credential.toAuthorizationHeader(),
-      }),
+      apiRequest(
+        context,
+        { ...context.route.headers.upstream, ...conditional },
+        {
+          authorization: credential.toAuthorizationHeader(),
+        },
+      ),
     );
     if (!result.ok) {
       if (TRANSIENT.has(result.error.code)) {

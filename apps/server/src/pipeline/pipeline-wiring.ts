@@ -1,0 +1,124 @@
+import type { CacheStore } from '@relay/cache';
+import type { ForgeTransport } from '@relay/forge-transport';
+import {
+  combineCredentialProviders,
+  createForgeAppCredentialProvider,
+  createIdentityPool,
+  createPatCredentialProvider,
+  toPoolIdentity,
+  type Coordinator,
+  type ExchangeFetch,
+  type SecretResolver,
+} from '@relay/identity-pool';
+import { callerTokenSchema } from '@relay/protocol';
+import type { AuditRecord } from '../audit/audit-record.js';
+import { readBearerToken } from '../auth/caller-authenticator.js';
+import { digestsEqual, hashToken } from '../auth/caller-token.js';
+import type { ServerServices } from '../server-services.js';
+import { findPool } from '../storage/pool-store.js';
+import { createPoolPolicyCache } from './pool-policy-cache.js';
+import type { PipelineCaller, RelayPipelineDeps } from './relay-pipeline.js';
+import { createRewriteSnapshotLoader } from './rewrite-snapshot.js';
+import { createVisibilityGuard } from './visibility-guard.js';
+
+/** What {@link createRelayPipelineDeps} builds the pipeline's ports from. */
+export interface RelayPipelineWiring {
+  /** The storage-backed services of the server (callers, identities, rewrites, pools). */
+  readonly services: ServerServices;
+  /** The only door to the forge. */
+  readonly transport: ForgeTransport;
+  /** Leases, cooldowns and rate state. */
+  readonly coordinator: Coordinator;
+  /** The shared cache. */
+  readonly cache: CacheStore;
+  /** Queues an audit row. */
+  readonly audit: (record: AuditRecord) => void;
+  /** Reads secret bindings (PATs and app keys); without it every pooled credential is missing. */
+  readonly readSecret?: SecretResolver | undefined;
+  /** RELAY_FORGE_APP_ID. */
+  readonly forgeAppId?: number | undefined;
+  /** RELAY_FORGE_API_URL. */
+  readonly forgeApiUrl: string;
+  /** MAX_RESPONSE_BYTES: the largest stored cache entry too. */
+  readonly maxResponseBytes?: number;
+  /** The token exchange's fetch. Default: the global `fetch`, after the rewrite check. */
+  readonly exchangeFetch?: ExchangeFetch;
+  /** How often a client's last use is written at most. Default 60 s. */
+  readonly touchIntervalMs?: number;
+}
+
+/**
+ * Adapts the server's storage, auth and forge services to the ports of the relay pipeline.
+ *
+ * @param wiring - the services, transport, coordinator, cache, audit sink and secrets
+ */
+export function createRelayPipelineDeps(wiring: RelayPipelineWiring): RelayPipelineDeps {
+  const { services } = wiring;
+  const now = services.now;
+  const touchIntervalMs = wiring.touchIntervalMs ?? 60_000;
+  const resolveSecret: SecretResolver = wiring.readSecret ?? (() => Promise.resolve(undefined));
+  const loadRewriteSnapshot = createRewriteSnapshotLoader(() => services.stringRewrites.read());
+  const exchangeFetch: ExchangeFetch =
+    wiring.exchangeFetch ??
+    (async (url, init) => {
+      // Token exchanges pass the deployment-wide check too (the current snapshot).
+      const snapshot = await loadRewriteSnapshot();
+      if (!snapshot.ok || !snapshot.value.check(url)) {
+        throw new Error('token exchange denied by the string-rewrite policy');
+      }
+      return fetch(url, { ...init, redirect: 'manual' });
+    });
+  const credentials = combineCredentialProviders({
+    pat: createPatCredentialProvider({ resolveSecret }),
+    forge_app: createForgeAppCredentialProvider({
+      appId: wiring.forgeAppId === undefined ? undefined : String(wiring.forgeAppId),
+      resolveSecret,
+      fetch: exchangeFetch,
+      apiBaseUrl: wiring.forgeApiUrl,
+      now,
+    }),
+  });
+
+  async function authenticate(
+    authorization: string | undefined,
+  ): Promise<PipelineCaller | undefined> {
+    const token = readBearerToken(authorization);
+    if (token === undefined || !callerTokenSchema.safeParse(token).success) return undefined;
+    const digest = hashToken(token);
+    const owner = await services.callers.findTokenOwner(digest);
+    const at = now();
+    if (
+      owner === undefined ||
+      !digestsEqual(owner.tokenSha256, digest) ||
+      Date.parse(owner.expiresAtIso) <= at ||
+      owner.disabled
+    ) {
+      return undefined;
+    }
+    if (owner.lastUsedAtIso === null || at - Date.parse(owner.lastUsedAtIso) >= touchIntervalMs) {
+      await services.callers.touchClient(owner.clientId, new Date(at).toISOString());
+    }
+    return { callerId: owner.callerId, clientId: owner.clientId, login: owner.login };
+  }
+
+  return {
+    authenticate,
+    hasGrant: (callerId, poolId) => services.callers.hasGrant(callerId, poolId),
+    loadRewriteSnapshot,
+    policies: createPoolPolicyCache({
+      read: async (poolId) => (await findPool(services.db, poolId))?.policyJson,
+      defaults: { allowedOwners: services.settings.defaultAllowedOwners },
+      now,
+    }),
+    listIdentities: async (poolId) => (await services.identities.list(poolId)).map(toPoolIdentity),
+    identityPool: createIdentityPool({ coordinator: wiring.coordinator, credentials, now }),
+    transport: wiring.transport,
+    cache: wiring.cache,
+    guard: createVisibilityGuard({ now }),
+    audit: wiring.audit,
+    isOverloaded: () => services.overload.isOverloaded(),
+    now,
+    apiOrigin: new URL(wiring.forgeApiUrl).origin,
+    ...(wiring.maxResponseBytes === undefined ? {} : { maxEntryBytes: wiring.maxResponseBytes }),
+  };
+}

@@ -1,0 +1,577 @@
+import {
+  applyNotModified,
+  confirmEntry,
+  createCacheKey,
+  createSingleFlight,
+  decideLookup,
+  decideStale,
+  planCacheWrite,
+  reduceResponseBody,
+  type CacheEntry,
+  type CacheHints,
+  type CacheStore,
+  type LookupDecision,
+} from '@relay/cache';
+import type { ForgeTransport, RewriteCheck } from '@relay/forge-transport';
+import type { IdentityPool, PoolIdentity } from '@relay/identity-pool';
+import {
+  relayRequestSchema,
+  statusOf,
+  type CacheResult,
+  type PoolPolicy,
+  type RelayEnvelope,
+  type RelayRequest,
+  type RelayRequestHeaderName,
+  type UpstreamSource,
+} from '@relay/protocol';
+import { classify, type ClassifiedRoute, type ClassifyError } from '@relay/route-classifier';
+import type { AuditRecord } from '../audit/audit-record.js';
+import { buildEnvelope, type EnvelopeAnswer, type EnvelopeFacts } from './envelope-builder.js';
+import { isJobCompleted, judgeLogProbe } from './job-log-checks.js';
+import { failWith, fallBackLocal, type PipelineFailure } from './pipeline-failure.js';
+import type { PoolPolicyCache } from './pool-policy-cache.js';
+import { toPublicProfile } from './public-profile-filter.js';
+import {
+  passesStructuralCheck,
+  toTransportCheck,
+  type RewriteSnapshotLoader,
+} from './rewrite-snapshot.js';
+import { toRouteKey, toSelectionRoute } from './route-identity.js';
+import {
+  readUpstream,
+  toTransportFailure,
+  type LaneContext,
+  type LaneFailure,
+  type ServedAnswer,
+} from './upstream-lanes.js';
+import type { VisibilityGuard } from './visibility-guard.js';
+
+/** The authenticated caller of a relay request. */
+export interface PipelineCaller {
+  readonly callerId: string;
+  readonly clientId: string | null;
+  /** The caller's forge login (GET /user becomes GET /users/{login}). */
+  readonly login: string;
+}
+
+/**
+ * The ports of the relay pipeline. Every effect is injected: storage, the forge, the pool
+ * coordinator, the cache, the audit sink and the clock.
+ */
+export interface RelayPipelineDeps {
+  /** Authenticates a caller bearer token (the Authorization header value); undefined if invalid. */
+  readonly authenticate: (authorization: string | undefined) => Promise<PipelineCaller | undefined>;
+  /** Whether the caller holds a grant on the pool. */
+  readonly hasGrant: (callerId: string, poolId: string) => Promise<boolean>;
+  /** One frozen string-rewrite snapshot per request. */
+  readonly loadRewriteSnapshot: RewriteSnapshotLoader;
+  /** Pool lookup and policy load (30 s cache). */
+  readonly policies: PoolPolicyCache;
+  /** The pool's active identities. */
+  readonly listIdentities: (poolId: string) => Promise<readonly PoolIdentity[]>;
+  readonly identityPool: IdentityPool;
+  readonly transport: Pick<ForgeTransport, 'request'>;
+  readonly cache: CacheStore;
+  readonly guard: VisibilityGuard;
+  /** Queues an audit row; never awaited by the response. */
+  readonly audit: (record: AuditRecord) => void;
+  /** Whether the database queue is backed up (answered 424 `relay_overloaded`). */
+  readonly isOverloaded?: () => boolean;
+  /** The clock, epoch milliseconds. */
+  readonly now: () => number;
+  /** The forge API origin, part of every cache key. Default `https://api.github.com`. */
+  readonly apiOrigin?: string;
+  /** Largest stored cache entry, bytes (MAX_RESPONSE_BYTES). */
+  readonly maxEntryBytes?: number;
+}
+
+/** One POST /v1/forge/request. */
+export interface RelayPipelineInput {
+  readonly requestId: string;
+  /** The Authorization header value. */
+  readonly authorization: string | undefined;
+  /** The parsed JSON body. */
+  readonly body: unknown;
+}
+
+/** What the route answers: an envelope (HTTP 200) or a relay error. */
+export type RelayPipelineOutcome =
+  | { readonly kind: 'envelope'; readonly envelope: RelayEnvelope }
+  | { readonly kind: 'failure'; readonly failure: PipelineFailure };
+
+/** The relay pipeline: one call per request. */
+export type RelayPipeline = (input: RelayPipelineInput) => Promise<RelayPipelineOutcome>;
+
+/** What the audit row of a request records besides the request's identity. */
+interface AuditTrace {
+  routeKey: string | null;
+  routeKind: AuditRecord['routeKind'];
+  identityId: string | null;
+  backend: UpstreamSource | null;
+  cacheResult: AuditRecord['cacheResult'];
+  cacheable: boolean;
+  coalesced: boolean;
+}
+
+/** What one request works with after the audit boundary. */
+interface RequestContext {
+  readonly requestId: string;
+  readonly request: RelayRequest;
+  readonly policy: PoolPolicy;
+  readonly route: ClassifiedRoute;
+  readonly rewriteCheck: RewriteCheck;
+  readonly trace: AuditTrace;
+}
+
+/** The result of the upstream step as shared by coalesced duplicates. */
+type FlightOutcome =
+  | {
+      readonly ok: true;
+      readonly answer: EnvelopeAnswer;
+      readonly served: ServedAnswer;
+      readonly cache: Exclude<CacheResult, 'stale'>;
+      readonly cacheable: boolean;
+    }
+  | { readonly ok: false; readonly error: LaneFailure };
+
+const BACKEND_SOURCES = { web: 'forge_web', forge_public: 'forge_api' } as const;
+
+function toClassifyFailure(error: ClassifyError): PipelineFailure {
+  switch (error.code) {
+    case 'method_denied':
+    case 'invalid_path':
+    case 'invalid_query':
+      return failWith(error.code);
+    case 'fallback_local':
+      return fallBackLocal(error.reason);
+  }
+}
+
+function lookupHeaders(route: ClassifiedRoute): Partial<Record<RelayRequestHeaderName, string>> {
+  const maxAge = route.headers.maxAgeSeconds;
+  return {
+    ...route.headers.upstream,
+    ...(maxAge === undefined ? {} : { 'cache-control': `max-age=${String(maxAge)}` }),
+  };
+}
+
+function toAnswer(route: ClassifiedRoute, served: ServedAnswer): EnvelopeAnswer {
+  const { response } = served;
+  let body = reduceResponseBody(route.kind, response.status, response.body.body);
+  if (route.kind === 'user_view') body = toPublicProfile(body);
+  return {
+    status: response.status,
+    headers: response.headers,
+    body,
+    bodyEncoding: response.body.encoding,
+  };
+}
+
+function fromEntry(entry: CacheEntry): EnvelopeAnswer {
+  return {
+    status: entry.status,
+    headers: entry.headers,
+    body: entry.body,
+    bodyEncoding: entry.bodyEncoding,
+  };
+}
+
+function sourceOf(served: ServedAnswer): UpstreamSource {
+  if (served.revalidated && served.response.status === 304) return 'forge_api';
+  return served.backend === undefined ? 'forge_identity' : BACKEND_SOURCES[served.backend];
+}
+
+/**
+ * Creates the relay pipeline of POST /v1/forge/request (DESIGN.md §2), composing the packages in
+ * SPEC.md's evaluation order:
+ *
+ * 1. body schema (400 `invalid_request`); authentication (401); grant (403 `pool_forbidden`);
+ * 2. one frozen string-rewrite snapshot and the check of the path, query and header values
+ *    (503 `string_rewrite_policy_unavailable`, 403 `string_rewrite_denied`);
+ * 3. pool lookup and policy (503 `pool_policy_unavailable`) — the audit boundary;
+ * 4. backed-up queue (424 `relay_overloaded`); method, path, query, headers and classification
+ *    (403, 400, 424 `route_denied`, `local_credentials_required`, `search_denied`, `logs_denied`);
+ * 5. the owner gate and the public-visibility guard (424 `repo_not_public`);
+ * 6. the shared cache (hit, probe, miss with revalidation, bypass);
+ * 7. token-free lanes, then identity selection, credentials, upstream and health feedback;
+ * 8. cache write-through, stale serving, the envelope; the audit row is queued, never awaited.
+ *
+ * @param deps - the injected ports
+ * @example
+ * ```ts
+ * const pipeline = createRelayPipeline(deps);
+ * const outcome = await pipeline({ requestId, authorization, body });
+ * if (outcome.kind === 'envelope') return c.json(outcome.envelope, 200);
+ * ```
+ */
+export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
+  const flights = createSingleFlight<FlightOutcome>();
+  const apiOrigin = deps.apiOrigin ?? 'https://api.github.com';
+
+  async function fetchAndStore(
+    context: RequestContext,
+    lanes: LaneContext,
+    cacheKey: string,
+    hints: CacheHints,
+    decision: LookupDecision,
+  ): Promise<FlightOutcome> {
+    const { route } = context;
+    const expired = decision.kind === 'miss' ? decision.entry : undefined;
+    const revalidation = decision.kind === 'miss' ? decision.revalidation : undefined;
+    const read = await readUpstream(lanes, revalidation);
+    if (!read.ok) return read;
+    const served = read.value;
+    const now = deps.now();
+    if (decision.kind === 'bypass') {
+      return {
+        ok: true,
+        answer: toAnswer(route, served),
+        served,
+        cache: 'bypass',
+        cacheable: false,
+      };
+    }
+    if (served.revalidated && served.response.status === 304 && expired !== undefined) {
+      const refreshed = applyNotModified(expired, {
+        headers: served.response.headers,
+        hints,
+        now,
+      });
+      await deps.cache.put(cacheKey, refreshed);
+      return { ok: true, answer: fromEntry(refreshed), served, cache: 'hit', cacheable: true };
+    }
+    const answer = toAnswer(route, served);
+    const plan = planCacheWrite({
+      routeKind: route.kind,
+      hints,
+      answer,
+      lane: served.lane,
+      now,
+      ...(deps.maxEntryBytes === undefined ? {} : { maxEntryBytes: deps.maxEntryBytes }),
+    });
+    if (plan.ok) {
+      await deps.cache.put(cacheKey, plan.value);
+      return { ok: true, answer, served, cache: 'miss', cacheable: true };
+    }
+    if (plan.error.existing === 'evict' && expired !== undefined) await deps.cache.delete(cacheKey);
+    return {
+      ok: true,
+      answer,
+      served,
+      cache: plan.error.cache,
+      cacheable: plan.error.cache === 'miss',
+    };
+  }
+
+  async function serve(
+    context: RequestContext,
+  ): Promise<{ ok: true; envelope: RelayEnvelope } | { ok: false; failure: PipelineFailure }> {
+    const { request, policy, route, rewriteCheck, trace } = context;
+    const pool = request.pool;
+    const envelope = (
+      answer: EnvelopeAnswer,
+      facts: Omit<EnvelopeFacts, 'pool' | 'requestId' | 'routeKind'>,
+    ) => ({
+      ok: true as const,
+      envelope: buildEnvelope(answer, {
+        ...facts,
+        pool,
+        requestId: context.requestId,
+        routeKind: route.kind,
+      }),
+    });
+
+    // The owner gate and the public-visibility guard, before any cache entry or identity.
+    let publicVerified = false;
+    let identitiesRead: Promise<readonly PoolIdentity[]> | undefined;
+    const identities = () => (identitiesRead ??= deps.listIdentities(pool));
+    const anonymousRead = (path: string) =>
+      deps.transport.request({ host: 'api', path, rewriteCheck });
+    if (route.repoScoped && route.owner !== undefined && route.repo !== undefined) {
+      const allowed = policy.allowed_owners.includes(route.owner.toLowerCase());
+      if (!allowed && !policy.allow_public_repos) {
+        return { ok: false, failure: fallBackLocal('repo_not_public') };
+      }
+      const probeRoute = { ...toSelectionRoute(route, true), kind: 'repo_view' as const };
+      const proof = await deps.guard.prove({
+        owner: route.owner,
+        repo: route.repo,
+        anonymous: anonymousRead,
+        pooled: async (path) => {
+          const acquired = await deps.identityPool.acquire({
+            route: { ...probeRoute, key: toRouteKey({ ...route, kind: 'repo_view' }) },
+            policy,
+            identities: await identities(),
+          });
+          if (!acquired.ok) return undefined;
+          const { identity, credential } = acquired.value;
+          const result = await deps.transport.request({
+            host: 'api',
+            path,
+            rewriteCheck,
+            authorization: credential.toAuthorizationHeader(),
+          });
+          await deps.identityPool.report({
+            identity,
+            route: probeRoute,
+            credential,
+            outcome: result.ok
+              ? { kind: 'response', status: result.value.status, headers: result.value.headers }
+              : { kind: 'transport_error' },
+          });
+          return result;
+        },
+      });
+      if (!proof.ok) {
+        return {
+          ok: false,
+          failure:
+            proof.error.code === 'not_public'
+              ? fallBackLocal('repo_not_public')
+              : toTransportFailure(proof.error.error),
+        };
+      }
+      publicVerified = true;
+    }
+
+    const selectionRoute = toSelectionRoute(route, publicVerified);
+    const lanes: LaneContext = {
+      transport: deps.transport,
+      identityPool: deps.identityPool,
+      identities,
+      policy,
+      route,
+      selectionRoute,
+      rewriteCheck,
+    };
+
+    // Cache hints: job logs are cacheable only once their run completed (the preflight).
+    const prHeadSha = request.route_hint?.pr_head_sha;
+    const hints: CacheHints = {
+      ...(route.cache.policy === 'immutable' ? { immutable: true } : {}),
+      ...(prHeadSha === undefined ? {} : { prHeadSha }),
+      ...(route.largePayload && !route.log ? { largePayload: true } : {}),
+      ...(route.log && route.cache.bypass === undefined
+        ? { runCompleted: await isJobCompleted(anonymousRead, route.upstreamPath) }
+        : {}),
+    };
+    const cacheKey = createCacheKey({
+      method: 'GET',
+      routeKind: route.kind,
+      url: new URL(route.upstreamPath, apiOrigin),
+      query: route.query,
+      accept: route.headers.upstream.accept,
+      apiVersion: route.headers.upstream['x-github-api-version'],
+      prHeadSha,
+      prState: request.route_hint?.pr_state,
+    });
+    const headers = lookupHeaders(route);
+    const stored = route.cache.bypass === undefined ? await deps.cache.get(cacheKey) : undefined;
+    let decision = decideLookup({
+      routeKind: route.kind,
+      hints,
+      headers,
+      entry: stored,
+      now: deps.now(),
+    });
+    trace.cacheable = decision.kind !== 'bypass';
+
+    if (decision.kind === 'probe') {
+      const confirmed = await probeLog(lanes);
+      if (confirmed === 'present') {
+        await deps.cache.put(cacheKey, confirmEntry(decision.entry, deps.now()));
+        decision = { kind: 'hit', entry: decision.entry, ageMs: 0 };
+      } else {
+        await deps.cache.delete(cacheKey);
+        decision = { kind: 'miss', reason: 'absent' };
+      }
+    }
+    if (decision.kind === 'hit') {
+      trace.cacheResult = 'hit';
+      const lane = decision.entry.validators?.lane;
+      return envelope(fromEntry(decision.entry), {
+        cacheable: true,
+        cache: 'hit',
+        backend: lane?.kind === 'anonymous' ? 'forge_public' : undefined,
+      });
+    }
+
+    const missDecision = decision;
+    const flight =
+      missDecision.kind === 'miss'
+        ? await flights.run(`${pool}\n${cacheKey}`, () =>
+            fetchAndStore(context, lanes, cacheKey, hints, missDecision),
+          )
+        : {
+            value: await fetchAndStore(context, lanes, cacheKey, hints, missDecision),
+            shared: false,
+          };
+    trace.coalesced = flight.shared;
+    const outcome = flight.value;
+    if (!outcome.ok) {
+      const failure = outcome.error;
+      if (failure.kind === 'unavailable' && missDecision.kind === 'miss') {
+        const stale = decideStale({
+          entry: missDecision.entry,
+          reason: failure.staleReason,
+          headers,
+          now: deps.now(),
+        });
+        if (stale.ok) {
+          trace.cacheResult = 'stale';
+          const lane = stale.value.entry.validators?.lane;
+          return envelope(fromEntry(stale.value.entry), {
+            cacheable: true,
+            cache: 'miss',
+            stale: { reason: stale.value.stale_reason, expiresAt: stale.value.cache_expires_at },
+            backend: lane?.kind === 'anonymous' ? 'forge_public' : undefined,
+          });
+        }
+      }
+      return { ok: false, failure: failure.failure };
+    }
+    const { served } = outcome;
+    trace.cacheResult = outcome.cache;
+    trace.cacheable = outcome.cacheable;
+    trace.backend = flight.shared ? null : sourceOf(served);
+    trace.identityId = served.identity?.id ?? null;
+    return envelope(outcome.answer, {
+      cacheable: outcome.cacheable,
+      cache: outcome.cache,
+      identity: served.identity,
+      leaseReason: served.leaseReason,
+      backend: served.backend,
+    });
+  }
+
+  /** The authenticated existence probe of a cached job log, with a pooled identity. */
+  async function probeLog(lanes: LaneContext) {
+    const acquired = await deps.identityPool.acquire({
+      route: lanes.selectionRoute,
+      policy: lanes.policy,
+      identities: await lanes.identities(),
+    });
+    if (!acquired.ok) return 'unknown' as const;
+    const { identity, credential } = acquired.value;
+    const result = await deps.transport.request({
+      host: 'api',
+      path: lanes.route.upstreamPath,
+      rewriteCheck: lanes.rewriteCheck,
+      authorization: credential.toAuthorizationHeader(),
+    });
+    await deps.identityPool.report({
+      identity,
+      route: lanes.selectionRoute,
+      credential,
+      outcome: result.ok
+        ? { kind: 'response', status: result.value.status, headers: result.value.headers }
+        : { kind: 'response', status: result.error.status ?? 502, headers: {} },
+    });
+    return judgeLogProbe(result);
+  }
+
+  return async (input) => {
+    const startedAt = deps.now();
+    const parsed = relayRequestSchema.safeParse(input.body);
+    if (!parsed.success) return { kind: 'failure', failure: failWith('invalid_request') };
+    const request = parsed.data;
+    const caller = await deps.authenticate(input.authorization);
+    if (caller === undefined) return { kind: 'failure', failure: failWith('unauthorized') };
+    if (!(await deps.hasGrant(caller.callerId, request.pool))) {
+      return { kind: 'failure', failure: failWith('pool_forbidden') };
+    }
+    const snapshot = await deps.loadRewriteSnapshot();
+    if (!snapshot.ok) {
+      return { kind: 'failure', failure: failWith('string_rewrite_policy_unavailable') };
+    }
+    if (!passesStructuralCheck(snapshot.value, request)) {
+      return { kind: 'failure', failure: failWith('string_rewrite_denied') };
+    }
+    const policy = await deps.policies.load(request.pool);
+    if (!policy.ok && policy.error === 'pool_missing') {
+      return { kind: 'failure', failure: failWith('pool_forbidden') };
+    }
+
+    // The audit boundary: every outcome from here on is recorded.
+    const trace: AuditTrace = {
+      routeKey: null,
+      routeKind: null,
+      identityId: null,
+      backend: null,
+      cacheResult: null,
+      cacheable: false,
+      coalesced: false,
+    };
+    const finish = (outcome: RelayPipelineOutcome): RelayPipelineOutcome => {
+      const failure = outcome.kind === 'failure' ? outcome.failure : undefined;
+      deps.audit({
+        requestId: input.requestId,
+        occurredAt: startedAt,
+        poolId: request.pool,
+        callerId: caller.callerId,
+        clientId: caller.clientId,
+        ...trace,
+        status:
+          outcome.kind === 'envelope'
+            ? outcome.envelope.status
+            : failure === undefined || failure.kind === 'fallback'
+              ? 424
+              : statusOfFailure(failure),
+        errorCode: failure?.code ?? null,
+        fallbackReason: failure?.kind === 'fallback' ? failure.reason : null,
+        durationMs: Math.max(0, deps.now() - startedAt),
+      });
+      return outcome;
+    };
+
+    if (!policy.ok)
+      return finish({ kind: 'failure', failure: failWith('pool_policy_unavailable') });
+    if (deps.isOverloaded?.() === true) {
+      return finish({ kind: 'failure', failure: fallBackLocal('relay_overloaded') });
+    }
+    const classified = classify({
+      method: request.method,
+      path: request.path,
+      query: request.query,
+      headers: request.headers,
+      callerLogin: caller.login,
+      policy: policy.value,
+    });
+    if (!classified.ok) {
+      const error = classified.error;
+      if ('kind' in error) {
+        trace.routeKind = error.kind;
+        trace.routeKey =
+          'owner' in error
+            ? toRouteKey({ kind: error.kind, owner: error.owner, repo: error.repo })
+            : error.kind;
+      }
+      return finish({ kind: 'failure', failure: toClassifyFailure(error) });
+    }
+    const route = classified.value;
+    trace.routeKind = route.kind;
+    trace.routeKey = toRouteKey(route);
+    const served = await serve({
+      requestId: input.requestId,
+      request,
+      policy: policy.value,
+      route,
+      rewriteCheck: toTransportCheck(snapshot.value),
+      trace,
+    });
+    return finish(
+      served.ok
+        ? { kind: 'envelope', envelope: served.envelope }
+        : { kind: 'failure', failure: served.failure },
+    );
+  };
+}
+
+/**
+ * The HTTP status of a pipeline failure: 424 for `fallback_local`, else the catalogue's.
+ *
+ * @param failure - the failure
+ */
+export function statusOfFailure(failure: PipelineFailure): number {
+  return failure.kind === 'fallback' ? 424 : statusOf(failure.code);
+}
