@@ -4,9 +4,9 @@ import type { RandomBytes } from './auth/caller-token.js';
 import { createForgeAccountClient } from './forge/forge-account-client.js';
 import { createOverloadGuard, type OverloadGuardOptions } from './http/overload-guard.js';
 import {
-  createRegExpRewriteCheck,
-  parsePolicyUpdateStructurally,
-} from './policy/structural-policy-parser.js';
+  createEngineRewriteCheck,
+  parseEnginePolicyUpdate,
+} from './policy/rewrite-engine-adapter.js';
 import type {
   PolicyUpdateParser,
   RewriteCheckFactory,
@@ -29,9 +29,9 @@ export interface ServerServicesOptions {
   readonly randomBytes?: RandomBytes;
   /** Caller and client ids. Default: prefix and a random UUID. */
   readonly createId?: (prefix: 'cal' | 'cli') => string;
-  /** The PUT body validator. Default: the structural stand-in. */
+  /** The PUT body validator. Default: @relay/rewrite-engine's `parsePolicyUpdate`. */
   readonly parsePolicyUpdate?: PolicyUpdateParser;
-  /** The transport rewrite check of a policy snapshot. Default: the RegExp stand-in. */
+  /** The transport rewrite check of a policy snapshot. Default: @relay/rewrite-engine. */
   readonly createRewriteCheck?: RewriteCheckFactory;
   /** Backpressure bounds. */
   readonly overload?: OverloadGuardOptions;
@@ -62,8 +62,8 @@ export function createServerServices(
     forgeAccounts: createForgeAccountClient(options.transport),
     now: options.now ?? Date.now,
     randomBytes: options.randomBytes ?? nodeRandomBytes,
-    parsePolicyUpdate: options.parsePolicyUpdate ?? parsePolicyUpdateStructurally,
-    createRewriteCheck: options.createRewriteCheck ?? createRegExpRewriteCheck,
+    parsePolicyUpdate: options.parsePolicyUpdate ?? parseEnginePolicyUpdate,
+    createRewriteCheck: options.createRewriteCheck ?? createEngineRewriteCheck,
     overload: createOverloadGuard(options.overload),
     ...(options.resolvePoolAuthorization === undefined
       ? {}

@@ -1,12 +1,106 @@
 /**
- * relay-server as a library: the app factory, configuration and start-up, for tests and for
- * embedding. The `relay-server` bin is `main.ts`.
+ * relay-server as a library: the app factory, its services and stores, configuration and
+ * start-up, for tests and for embedding. The `relay-server` bin is `main.ts`.
  */
+
+// App
 export { createApp, RelayHttpError } from './create-app.js';
 export type { AppDependencies } from './create-app.js';
-export type { AppEnv } from './app-env.js';
+export type { AppEnv, AuthenticatedCaller } from './app-env.js';
+export { SERVER_ONLY_ERRORS } from './relay-http-error.js';
+export type { RelayHttpErrorCode, ServerOnlyErrorCode } from './relay-http-error.js';
 export { createDiscoveryDocument } from './routes/discovery-route.js';
 export type { DiscoveryOptions } from './routes/discovery-route.js';
+
+// Services
+export { createServerServices } from './create-server-services.js';
+export type { ServerServicesOptions } from './create-server-services.js';
+export type {
+  ParsedPolicyUpdate,
+  PolicyUpdateParser,
+  RewriteCheckFactory,
+  ServerServices,
+  ServerSettings,
+} from './server-services.js';
+export {
+  createEngineRewriteCheck,
+  parseEnginePolicyUpdate,
+} from './policy/rewrite-engine-adapter.js';
+export { createForgeAccountClient } from './forge/forge-account-client.js';
+export type {
+  ForgeAccount,
+  ForgeAccountClient,
+  ForgeAccountError,
+  ForgeAccountErrorCode,
+  MembershipState,
+} from './forge/forge-account-client.js';
+
+// Authentication
+export { createCallerToken, digestsEqual, hashToken } from './auth/caller-token.js';
+export type { RandomBytes } from './auth/caller-token.js';
+export { createCallerAuthenticator, readBearerToken } from './auth/caller-authenticator.js';
+export type { CallerAuthenticatorOptions } from './auth/caller-authenticator.js';
+export { createAdminAuthenticator } from './auth/admin-authenticator.js';
+export { createSecretReader } from './secret-resolver.js';
+export type { SecretReader, SecretReaderOptions } from './secret-resolver.js';
+
+// HTTP
+export { createAccessLog } from './http/access-log.js';
+export type { AccessLogEntry } from './http/access-log.js';
+export { createOverloadGuard } from './http/overload-guard.js';
+export type { OverloadGuard, OverloadGuardOptions } from './http/overload-guard.js';
+export { DEFAULT_BODY_MAX_BYTES, readJsonBody, readJsonText } from './http/json-body-reader.js';
+
+// Audit
+export type { AuditCacheResult, AuditRecord } from './audit/audit-record.js';
+export { createAuditWriter } from './audit/audit-writer.js';
+export type {
+  AuditWriter,
+  AuditWriterOptions,
+  AuditWriterProblem,
+  ScheduleOnce,
+} from './audit/audit-writer.js';
+export { createAuditRetention } from './audit/audit-retention.js';
+export type {
+  AuditRetention,
+  AuditRetentionOptions,
+  ScheduleEvery,
+} from './audit/audit-retention.js';
+
+// Storage
+export { DatabaseOpenError, openSqliteDatabase } from './storage/sqlite-database.js';
+export type { OpenDatabaseOptions, RelayDatabase } from './storage/sqlite-database.js';
+export type { DatabaseSchema } from './storage/database-schema.js';
+export { createMigrationProvider, createMigrations } from './storage/migrations.js';
+export type { MigrationOptions } from './storage/migrations.js';
+export { ensurePool, findPool } from './storage/pool-store.js';
+export type { DatabaseHandle, StoredPool } from './storage/pool-store.js';
+export { createCallerStore } from './storage/caller-store.js';
+export type {
+  CallerClient,
+  CallerStore,
+  CallerStoreOptions,
+  Enrollment,
+  EnrollmentError,
+  EnrollmentErrorCode,
+  EnrollmentInput,
+  TokenOwner,
+} from './storage/caller-store.js';
+export { createIdentityStore } from './storage/identity-store.js';
+export type { IdentityConflict, IdentityStore, IdentityUpsert } from './storage/identity-store.js';
+export { createStringRewriteStore } from './storage/string-rewrite-store.js';
+export type {
+  PolicyUnavailable,
+  RevisionConflict,
+  StringRewriteStore,
+} from './storage/string-rewrite-store.js';
+export { createAuditStore } from './storage/audit-store.js';
+export type { AuditStore } from './storage/audit-store.js';
+export { queryPoolStats } from './storage/stats-query.js';
+export type { StatsFigures, StatsQuery } from './storage/stats-query.js';
+export { createSqliteCacheStore } from './cache/sqlite-cache-store.js';
+
+// Configuration and start-up
 export {
   DEFAULT_FORGE_LOG_HOSTS,
   formatConfigError,
@@ -16,6 +110,4 @@ export {
 export type { ConfigError, ServerConfig } from './server-config.js';
 export { startServer } from './start-server.js';
 export type { RunningServer, StartServerOptions } from './start-server.js';
-export { DatabaseOpenError, openSqliteDatabase } from './storage/sqlite-database.js';
-export type { RelayDatabase } from './storage/sqlite-database.js';
 export { MIN_CLI_VERSION, SERVER_VERSION } from './version.js';

@@ -21,8 +21,11 @@ export interface ParsedPolicyUpdate {
  */
 export type PolicyUpdateParser = (text: string) => Result<ParsedPolicyUpdate, { code: string }>;
 
-/** Builds the transport-level rewrite check of one frozen policy snapshot. */
-export type RewriteCheckFactory = (rules: readonly StringRewriteRule[]) => RewriteCheck;
+/**
+ * Builds the transport-level rewrite check of one frozen policy snapshot; undefined when the
+ * rules do not compile (the stored policy is then unusable).
+ */
+export type RewriteCheckFactory = (rules: readonly StringRewriteRule[]) => RewriteCheck | undefined;
 
 /** The deployment settings the routes read (from DESIGN.md §3's environment). */
 export interface ServerSettings {

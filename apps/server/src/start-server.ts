@@ -52,9 +52,9 @@ export interface StartServerOptions {
   readonly readSecret?: SecretReader;
   /** The clock, epoch milliseconds. Default `Date.now`. */
   readonly now?: () => number;
-  /** The PUT validator (@relay/rewrite-engine's `parsePolicyUpdate`). Default: a stand-in. */
+  /** The PUT validator. Default: @relay/rewrite-engine's `parsePolicyUpdate`. */
   readonly parsePolicyUpdate?: PolicyUpdateParser;
-  /** The rewrite check factory (@relay/rewrite-engine). Default: a stand-in. */
+  /** The rewrite check factory. Default: @relay/rewrite-engine's `compileRules`. */
   readonly createRewriteCheck?: RewriteCheckFactory;
 }
 

@@ -189,6 +189,16 @@ describe('POST /v1/login/forge-cli', () => {
     expect(harness.forge.seen).toEqual([]);
   });
 
+  it('is blocked with 503 when the stored rules no longer compile', async () => {
+    await harness.database.db
+      .updateTable('string_rewrite_policy')
+      .set({ rules_json: JSON.stringify([{ pattern: '(?<=x)y', replacement: '' }]) })
+      .execute();
+    const response = await login(harness, 'gho_mona', 'laptop');
+    expect(response.status).toBe(503);
+    expect(harness.forge.seen).toEqual([]);
+  });
+
   it('never sends a forge call whose URL matches an active rewrite pattern', async () => {
     await harness.database.db
       .updateTable('string_rewrite_policy')

@@ -18,7 +18,9 @@ export async function loadRewriteCheck(services: ServerServices): Promise<Rewrit
     throw new RelayHttpError('string_rewrite_policy_unavailable');
   }
   if (!policy.ok) throw new RelayHttpError('string_rewrite_policy_unavailable');
-  return services.createRewriteCheck(policy.value.rules);
+  const check = services.createRewriteCheck(policy.value.rules);
+  if (check === undefined) throw new RelayHttpError('string_rewrite_policy_unavailable');
+  return check;
 }
 
 /** Maps a forge account failure to the relay error it answers with. */

@@ -102,6 +102,10 @@ describe('string-rewrite endpoints', () => {
       },
     ],
     [
+      'a lookaround outside the RE2 subset',
+      { schema_version: 1, expected_revision: 1, rules: [{ pattern: 'a(?=b)', replacement: '' }] },
+    ],
+    [
       'duplicate patterns',
       { schema_version: 1, expected_revision: 1, rules: [rules[0], rules[0]] },
     ],
