@@ -1,0 +1,81 @@
+import { relayEnvelopeSchema } from '@relay/protocol';
+import type { RelayEnvelope, RelayRequestInput } from '@relay/protocol';
+import { readSavedLogin, resolveConfigDir } from './auth-store.js';
+import type { SavedLogin } from './auth-store.js';
+import { resolveCallerAuth } from './caller-auth.js';
+import type { CallerAuth, CallerAuthOptions } from './caller-auth.js';
+import type { CliDependencies } from './cli-dependencies.js';
+import { CliError } from './cli-error.js';
+import { joinUrl, sendRelayRequest } from './relay-http.js';
+import type { RelayReply } from './relay-http.js';
+
+/** The saved login (or undefined) and the auth snapshot built from it. */
+export interface CallerSession {
+  readonly saved: SavedLogin | undefined;
+  readonly auth: CallerAuth;
+}
+
+/**
+ * Loads `auth.json` once and resolves one auth snapshot from it (client rule 2): every
+ * request of a command uses this same URL and token.
+ *
+ * @throws CliError `invalid_config`, `not_logged_in`, `usage_error`
+ */
+export async function loadCallerSession(
+  deps: CliDependencies,
+  options: CallerAuthOptions = {},
+): Promise<CallerSession> {
+  const saved = await readSavedLogin(resolveConfigDir(deps.env, deps.homeDir));
+  if (!saved.ok) {
+    throw new CliError('invalid_config', {
+      message: `The saved login is ${saved.error.cause}; run \`relay login\` again.`,
+    });
+  }
+  const auth = resolveCallerAuth(deps.env, saved.value, options);
+  if (!auth.ok) throw auth.error;
+  return { saved: saved.value, auth: auth.value };
+}
+
+/** POST /v1/forge/request with the session's token. */
+export function postForgeRequest(
+  deps: CliDependencies,
+  auth: CallerAuth,
+  request: RelayRequestInput,
+): Promise<RelayReply> {
+  return sendRelayRequest(deps.fetch, {
+    method: 'POST',
+    url: joinUrl(auth.url, '/v1/forge/request'),
+    token: auth.token,
+    body: request,
+    redirects: 'same-origin',
+  });
+}
+
+/** GET a caller endpoint of the pool (`/health`, `/stats?…`). */
+export function getPoolResource(
+  deps: CliDependencies,
+  auth: CallerAuth,
+  resource: string,
+): Promise<RelayReply> {
+  return sendRelayRequest(deps.fetch, {
+    method: 'GET',
+    url: joinUrl(auth.url, `/v1/pools/${encodeURIComponent(auth.pool)}/${resource}`),
+    token: auth.token,
+    redirects: 'same-origin',
+  });
+}
+
+/**
+ * Validates a served envelope.
+ *
+ * @throws CliError `relay_protocol_error` when the body is not an envelope
+ */
+export function parseEnvelope(json: unknown): RelayEnvelope {
+  const parsed = relayEnvelopeSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new CliError('relay_protocol_error', {
+      message: 'The relay server answered with something that is not a relay envelope.',
+    });
+  }
+  return parsed.data;
+}

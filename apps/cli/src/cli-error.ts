@@ -1,0 +1,90 @@
+import { CLIENT_ERROR_CATALOGUE, ERROR_CATALOGUE, isErrorCode } from '@relay/protocol';
+import type { ClientErrorCode, ErrorCode, FallbackReason } from '@relay/protocol';
+
+/**
+ * Codes the CLI raises that neither catalogue of `@relay/protocol` names yet (see the README):
+ * a missing native forge token, a refused login URL and a refused redirect.
+ */
+export const CLI_LOCAL_ERRORS = {
+  native_token_missing: {
+    exitCode: 4,
+    summary: 'No forge token: set GH_TOKEN or GITHUB_TOKEN, or run `gh auth login`.',
+  },
+  insecure_url: {
+    exitCode: 1,
+    summary: 'The URL must use https (http only for loopback hosts).',
+  },
+  redirect_refused: {
+    exitCode: 1,
+    summary: 'The server redirected to another origin or scheme; the request was refused.',
+  },
+} as const;
+
+/** A code of {@link CLI_LOCAL_ERRORS}. */
+export type CliLocalErrorCode = keyof typeof CLI_LOCAL_ERRORS;
+
+/** Every code the CLI can end with: the server's, the client catalogue's, and the local ones. */
+export type CliErrorCode = ErrorCode | ClientErrorCode | CliLocalErrorCode;
+
+/** The details a {@link CliError} carries besides its code. */
+export interface CliErrorDetails {
+  /** A generic, user-facing message; never a token, pattern or matched text. */
+  readonly message?: string;
+  /** The 424 reason when the code is `fallback_local`. */
+  readonly reason?: FallbackReason;
+  /** The HTTP status the relay answered with, when there was one. */
+  readonly status?: number;
+  /** The relay's request id, when there was one. */
+  readonly requestId?: string;
+}
+
+/** The exit code of a CLI error code: the catalogue's, else 1. */
+export function exitCodeOf(code: CliErrorCode): number {
+  if (isErrorCode(code)) return ERROR_CATALOGUE[code].exitCode;
+  if (Object.hasOwn(CLIENT_ERROR_CATALOGUE, code)) {
+    return CLIENT_ERROR_CATALOGUE[code as ClientErrorCode].exitCode;
+  }
+  return CLI_LOCAL_ERRORS[code as CliLocalErrorCode].exitCode;
+}
+
+function summaryOf(code: CliErrorCode): string {
+  if (isErrorCode(code)) return ERROR_CATALOGUE[code].summary;
+  if (Object.hasOwn(CLIENT_ERROR_CATALOGUE, code)) {
+    return CLIENT_ERROR_CATALOGUE[code as ClientErrorCode].summary;
+  }
+  return CLI_LOCAL_ERRORS[code as CliLocalErrorCode].summary;
+}
+
+/**
+ * An expected failure of a command. The command runner maps it once to a stderr line
+ * (`relay: <message> (<code>)`) and the code's exit code.
+ */
+export class CliError extends Error {
+  /** The stable machine code. */
+  readonly code: CliErrorCode;
+  /** The exit code the CLI ends with. */
+  readonly exitCode: number;
+  /** The 424 reason, when the code is `fallback_local`. */
+  readonly reason: FallbackReason | undefined;
+  /** The relay's HTTP status, when there was one. */
+  readonly status: number | undefined;
+  /** The relay's request id, when there was one. */
+  readonly requestId: string | undefined;
+
+  constructor(code: CliErrorCode, details: CliErrorDetails = {}) {
+    super(details.message ?? summaryOf(code));
+    this.name = 'CliError';
+    this.code = code;
+    this.exitCode = exitCodeOf(code);
+    this.reason = details.reason;
+    this.status = details.status;
+    this.requestId = details.requestId;
+  }
+}
+
+/** Renders a {@link CliError} as the one stderr line the CLI prints for it. */
+export function formatCliError(error: CliError): string {
+  const reason = error.reason === undefined ? '' : `, reason ${error.reason}`;
+  const request = error.requestId === undefined ? '' : `, request ${error.requestId}`;
+  return `relay: ${error.message} (${error.code}${reason}${request})\n`;
+}

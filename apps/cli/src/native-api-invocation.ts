@@ -1,0 +1,233 @@
+import { PAGE_SIZE_MAX } from '@relay/protocol';
+import { isSecretQueryKey } from './secret-query-key.js';
+
+/** Why `relay native api` hands a command to the native CLI instead of the relay (rule 7). */
+export type DelegationReason =
+  | 'method'
+  | 'field_flags'
+  | 'secret_query_key'
+  | 'header'
+  | 'unsupported_flag'
+  | 'unsupported_path'
+  | 'invalid_usage';
+
+/** A `gh api` read the relay can serve. */
+export interface RelayableApiRead {
+  readonly kind: 'relay';
+  /** Absolute API path without the query (`/repos/o/r/issues`). */
+  readonly path: string;
+  /** Query parameters in their order (repeated keys become arrays). */
+  readonly query: Readonly<Record<string, string | readonly string[]>>;
+  /** Allowlisted request headers, names lowercased. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly paginate: boolean;
+  readonly slurp: boolean;
+  /** The last `--jq` expression. */
+  readonly jq: string | undefined;
+}
+
+/** How a `gh api` command line is run. */
+export type ApiInvocation =
+  RelayableApiRead | { readonly kind: 'delegate'; readonly reason: DelegationReason };
+
+/**
+ * Headers a relayed `api` read may carry (client rule 7), plus `x-github-api-version` (the
+ * real name of the alias) and `cache-control` (rule 8: an explicit one wins over RELAY_FRESH).
+ */
+export const API_HEADER_ALLOWLIST: readonly string[] = [
+  'accept',
+  'x-forge-api-version',
+  'x-github-api-version',
+  'if-none-match',
+  'if-modified-since',
+  'cache-control',
+];
+
+/** Flags of `gh api` that take a value; every one not handled here delegates. */
+const VALUE_FLAGS: Readonly<Record<string, string>> = {
+  '-X': 'method',
+  '--method': 'method',
+  '-H': 'header',
+  '--header': 'header',
+  '-f': 'field',
+  '--raw-field': 'field',
+  '-F': 'field',
+  '--field': 'field',
+  '-q': 'jq',
+  '--jq': 'jq',
+  '-t': 'unsupported',
+  '--template': 'unsupported',
+  '--input': 'unsupported',
+  '--hostname': 'unsupported',
+  '-p': 'unsupported',
+  '--preview': 'unsupported',
+  '--cache': 'unsupported',
+};
+
+const BOOLEAN_FLAGS: Readonly<Record<string, string>> = {
+  '--paginate': 'paginate',
+  '--slurp': 'slurp',
+  '-i': 'unsupported',
+  '--include': 'unsupported',
+  '--silent': 'unsupported',
+  '--verbose': 'unsupported',
+  '-h': 'unsupported',
+  '--help': 'unsupported',
+};
+
+const delegate = (reason: DelegationReason): ApiInvocation => ({ kind: 'delegate', reason });
+
+interface ParsedFlags {
+  readonly positionals: string[];
+  readonly values: { name: string; value: string }[];
+  readonly booleans: Set<string>;
+}
+
+function splitFlags(args: readonly string[]): ParsedFlags | 'unsupported' | 'invalid' {
+  const positionals: string[] = [];
+  const values: { name: string; value: string }[] = [];
+  const booleans = new Set<string>();
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i] ?? '';
+    if (arg === '--') {
+      positionals.push(...args.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith('-') || arg === '-') {
+      positionals.push(arg);
+      continue;
+    }
+    let flag = arg;
+    let inline: string | undefined;
+    if (arg.startsWith('--')) {
+      const eq = arg.indexOf('=');
+      if (eq > 0) {
+        flag = arg.slice(0, eq);
+        inline = arg.slice(eq + 1);
+      }
+    } else if (arg.length > 2) {
+      flag = arg.slice(0, 2);
+      inline = arg.slice(2).replace(/^=/, '');
+    }
+    const boolean = BOOLEAN_FLAGS[flag];
+    if (boolean !== undefined) {
+      if (inline !== undefined) return 'unsupported';
+      if (boolean === 'unsupported') return 'unsupported';
+      booleans.add(boolean);
+      continue;
+    }
+    const valued = VALUE_FLAGS[flag];
+    if (valued === undefined) return 'unsupported';
+    let value = inline;
+    if (value === undefined) {
+      i += 1;
+      value = args[i];
+      if (value === undefined) return 'invalid';
+    }
+    values.push({ name: valued, value });
+  }
+  return { positionals, values, booleans };
+}
+
+function parseQuery(search: string): Record<string, string | string[]> | undefined {
+  const query: Record<string, string | string[]> = {};
+  if (search === '') return query;
+  for (const part of search.split('&')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    const rawKey = eq < 0 ? part : part.slice(0, eq);
+    const rawValue = eq < 0 ? '' : part.slice(eq + 1);
+    let key: string;
+    let value: string;
+    try {
+      key = decodeURIComponent(rawKey.replace(/\+/g, ' '));
+      value = decodeURIComponent(rawValue.replace(/\+/g, ' '));
+    } catch {
+      return undefined;
+    }
+    const existing = query[key];
+    if (existing === undefined) query[key] = value;
+    else if (Array.isArray(existing)) existing.push(value);
+    else query[key] = [existing, value];
+  }
+  return query;
+}
+
+/**
+ * Decides how `relay native api <args>` runs (SPEC.md client rule 7 and the `native api`
+ * row): GET reads with allowlisted headers and no field flags are relayed; non-GET methods,
+ * field flags, secret-looking query keys, other headers, placeholders, GraphQL, full URLs and
+ * flags the relay does not model delegate to the native CLI, which also reports its own
+ * usage errors. Whether jq exists is checked by the caller.
+ */
+export function planApiInvocation(args: readonly string[]): ApiInvocation {
+  const flags = splitFlags(args);
+  if (flags === 'unsupported') return delegate('unsupported_flag');
+  if (flags === 'invalid' || flags.positionals.length !== 1) return delegate('invalid_usage');
+  const endpoint = flags.positionals[0] ?? '';
+
+  let method = 'GET';
+  const headers: Record<string, string> = {};
+  let jq: string | undefined;
+  for (const { name, value } of flags.values) {
+    switch (name) {
+      case 'method':
+        method = value;
+        break;
+      case 'field':
+        return delegate('field_flags');
+      case 'header': {
+        const colon = value.indexOf(':');
+        if (colon <= 0) return delegate('invalid_usage');
+        const header = value.slice(0, colon).trim().toLowerCase();
+        if (!API_HEADER_ALLOWLIST.includes(header)) return delegate('header');
+        headers[header] = value.slice(colon + 1).trim();
+        break;
+      }
+      case 'jq':
+        jq = value;
+        break;
+      default:
+        return delegate('unsupported_flag');
+    }
+  }
+  if (method.toUpperCase() !== 'GET') return delegate('method');
+  const paginate = flags.booleans.has('paginate');
+  const slurp = flags.booleans.has('slurp');
+  if (slurp && (!paginate || jq !== undefined)) return delegate('invalid_usage');
+
+  if (
+    endpoint === '' ||
+    endpoint === 'graphql' ||
+    /^[a-z][a-z0-9+.-]*:/i.test(endpoint) ||
+    endpoint.includes('{') ||
+    endpoint.includes('#') ||
+    endpoint.startsWith('//')
+  ) {
+    return delegate('unsupported_path');
+  }
+  const absolute = endpoint.startsWith('/') ? endpoint : `/${endpoint}`;
+  const questionMark = absolute.indexOf('?');
+  const path = questionMark < 0 ? absolute : absolute.slice(0, questionMark);
+  const query = parseQuery(questionMark < 0 ? '' : absolute.slice(questionMark + 1));
+  if (query === undefined) return delegate('secret_query_key');
+  if (Object.keys(query).some((key) => isSecretQueryKey(key))) return delegate('secret_query_key');
+  if (paginate && query.per_page === undefined) query.per_page = String(PAGE_SIZE_MAX);
+  return { kind: 'relay', path, query, headers, paginate, slurp, jq };
+}
+
+/**
+ * Whether this is the exact login probe of client rule 4: `api user --jq .login`
+ * (`-q .login` and `/user` accepted), nothing else.
+ */
+export function isLoginProbe(args: readonly string[]): boolean {
+  const plan = planApiInvocation(args);
+  return (
+    plan.kind === 'relay' &&
+    plan.path === '/user' &&
+    plan.jq === '.login' &&
+    !plan.paginate &&
+    Object.keys(plan.query).length === 0 &&
+    Object.keys(plan.headers).length === 0
+  );
+}

@@ -1,0 +1,98 @@
+import { execFile, spawn } from 'node:child_process';
+import { constants } from 'node:fs';
+import { access, realpath } from 'node:fs/promises';
+import { homedir, hostname } from 'node:os';
+import { delimiter, isAbsolute, join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { constants as osConstants } from 'node:os';
+import type { CliDependencies, CliEnv, ProcessOutput } from './cli-dependencies.js';
+
+async function isExecutable(path: string): Promise<boolean> {
+  try {
+    await access(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function childEnv(env: CliEnv): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(env)) if (value !== undefined) out[name] = value;
+  return out;
+}
+
+/** Options of {@link createNodeDependencies}. */
+export interface NodeDependenciesOptions {
+  /** The path of the running `relay` script (`process.argv[1]`), to recognise the shim. */
+  readonly selfPath: string | undefined;
+}
+
+/**
+ * The real effects: `process.env`, global fetch, the wall clock, timers, node:child_process.
+ * Only `main.ts` calls it.
+ */
+export function createNodeDependencies(options: NodeDependenciesOptions): CliDependencies {
+  let selfReal: Promise<string | undefined> | undefined;
+  const self = () =>
+    (selfReal ??=
+      options.selfPath === undefined
+        ? Promise.resolve(undefined)
+        : realpath(options.selfPath).catch(() => undefined));
+  return {
+    env: process.env,
+    fetch: globalThis.fetch,
+    now: Date.now,
+    sleep: (ms) => delay(ms),
+    hostname,
+    homeDir: homedir(),
+    stdoutIsTTY: process.stdout.isTTY,
+    stderrIsTTY: process.stderr.isTTY,
+    readStdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks);
+    },
+    runProcess: (file, args, { input, env }) =>
+      new Promise<ProcessOutput>((resolve, reject) => {
+        const child = execFile(
+          file,
+          args,
+          { env: childEnv(env), encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 },
+          (error, stdout, stderr) => {
+            if (error !== null && typeof error.code === 'string') {
+              reject(new Error(`cannot run ${file}`, { cause: error }));
+              return;
+            }
+            resolve({ code: child.exitCode, stdout, stderr });
+          },
+        );
+        child.stdin?.on('error', () => undefined);
+        child.stdin?.end(input);
+      }),
+    execInherited: (file, args, env) =>
+      new Promise<number>((resolve, reject) => {
+        const child = spawn(file, args, { env: childEnv(env), stdio: 'inherit' });
+        child.once('error', reject);
+        child.once('exit', (code, signal) => {
+          if (code !== null) resolve(code);
+          else resolve(128 + (signal === null ? 0 : osConstants.signals[signal]));
+        });
+      }),
+    findExecutable: async (name, env, accept) => {
+      for (const dir of (env.PATH ?? '').split(delimiter)) {
+        if (dir === '' || !isAbsolute(dir)) continue;
+        const candidate = join(dir, name);
+        if (!(await isExecutable(candidate))) continue;
+        if (accept === undefined || (await accept(candidate))) return candidate;
+      }
+      return undefined;
+    },
+    isRelayShim: async (path) => {
+      const mine = await self();
+      if (mine === undefined) return false;
+      const theirs = await realpath(path).catch(() => undefined);
+      return theirs === mine;
+    },
+  };
+}

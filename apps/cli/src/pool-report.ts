@@ -1,0 +1,121 @@
+import { poolHealthSchema, poolStatsSchema } from '@relay/protocol';
+import type { PoolHealth, PoolStats } from '@relay/protocol';
+import { CliError } from './cli-error.js';
+import type { TerminalStyle } from './terminal-style.js';
+
+/**
+ * Validates a health body.
+ *
+ * @throws CliError `relay_protocol_error`
+ */
+export function parsePoolHealth(json: unknown): PoolHealth {
+  const parsed = poolHealthSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new CliError('relay_protocol_error', { message: 'Unexpected pool health body.' });
+  }
+  return parsed.data;
+}
+
+/**
+ * Validates a stats body.
+ *
+ * @throws CliError `relay_protocol_error`
+ */
+export function parsePoolStats(json: unknown): PoolStats {
+  const parsed = poolStatsSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new CliError('relay_protocol_error', { message: 'Unexpected pool stats body.' });
+  }
+  return parsed.data;
+}
+
+/** Pool health as `name: value` lines. */
+export function formatPoolHealth(health: PoolHealth): string {
+  const policy = health.pool_policy;
+  const lines = [
+    `pool: ${health.pool}`,
+    `identities: ${health.identities_total} total, ${health.identities_healthy} healthy, ${health.identities_cooling_down} cooling down`,
+    `string-rewrite revision: ${health.string_rewrite_revision ?? 'unavailable'}`,
+    policy === null
+      ? 'pool policy: unavailable'
+      : `pool policy: owners ${policy.allowed_owners.length === 0 ? '(none)' : policy.allowed_owners.join(', ')}; public repos ${policy.allow_public_repos ? 'allowed' : 'denied'}; search ${policy.allow_search ? 'allowed' : 'denied'}; logs ${policy.allow_logs ? 'allowed' : 'denied'}`,
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+function percent(rate: number | null): string {
+  return rate === null ? '-' : `${(rate * 100).toFixed(1)}%`;
+}
+
+/** Rows as a left-aligned table with a heading row. */
+export function formatTable(
+  headings: readonly string[],
+  rows: readonly (readonly (string | number)[])[],
+  style: TerminalStyle,
+): string {
+  const cells = rows.map((row) => row.map(String));
+  const widths = headings.map((heading, column) =>
+    Math.max(heading.length, ...cells.map((row) => (row[column] ?? '').length)),
+  );
+  const render = (row: readonly string[]) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join('  ')
+      .trimEnd();
+  return [style.heading(render(headings)), ...cells.map(render)].join('\n') + '\n';
+}
+
+/** Pool stats as a human report: a summary, then one table per breakdown that has rows. */
+export function formatPoolStats(stats: PoolStats, style: TerminalStyle): string {
+  const sections: string[] = [];
+  sections.push(
+    formatTable(
+      ['metric', 'value'],
+      [
+        ['pool', stats.pool],
+        ['window', `${stats.window} (since ${stats.since})`],
+        ...(stats.client_filter === undefined ? [] : [['client', stats.client_filter]]),
+        ['requests', stats.requests],
+        ['service errors', stats.service_errors],
+        ['local fallbacks', stats.local_fallbacks],
+        ['cache hit rate', percent(stats.cache_hit_rate)],
+        ['eligible cache hit rate', percent(stats.eligible_cache_hit_rate)],
+        ['coalesced misses', stats.coalesced_misses],
+        ['cache entries', stats.cache_entries],
+      ],
+      style,
+    ),
+  );
+  const add = (headings: string[], rows: (string | number)[][]) => {
+    if (rows.length > 0) sections.push(formatTable(headings, rows, style));
+  };
+  add(
+    ['route kind', 'requests'],
+    stats.top_route_kinds.map((r) => [r.route_kind, r.requests]),
+  );
+  add(
+    ['route kind', 'source', 'upstream'],
+    stats.upstream.map((u) => [u.route_kind, u.source, u.count]),
+  );
+  add(
+    ['fallback reason', 'count'],
+    Object.entries(stats.fallback_reasons).map(([reason, count]) => [reason, count]),
+  );
+  add(
+    ['caller', 'requests'],
+    stats.caller_usage.map((u) => [u.login, u.requests]),
+  );
+  add(
+    ['client', 'requests'],
+    stats.client_usage.map((u) => [u.client, u.requests]),
+  );
+  add(
+    ['client', 'route kind', 'requests'],
+    stats.client_routes.map((r) => [r.client, r.route_kind, r.requests]),
+  );
+  add(
+    ['active client', 'last used'],
+    stats.active_clients.map((c) => [c.client, c.last_used_at]),
+  );
+  return sections.join('\n');
+}

@@ -1,0 +1,159 @@
+import { errorBodySchema } from '@relay/protocol';
+import type { ErrorCode, FallbackReason } from '@relay/protocol';
+import { CliError } from './cli-error.js';
+
+/**
+ * How a request treats redirects (SPEC.md client rule 1): `same-origin` follows only to the
+ * same scheme, host and effective port (login, caller and admin JSON requests); `refuse`
+ * follows none (string-rewrite policy requests); `follow` keeps fetch's own behaviour
+ * (credential-free discovery).
+ */
+export type RedirectMode = 'same-origin' | 'refuse' | 'follow';
+
+/** A request to the relay. */
+export interface RelayHttpRequest {
+  readonly method: 'GET' | 'POST' | 'PUT';
+  readonly url: string;
+  /** Sent as `Authorization: Bearer <token>`. */
+  readonly token?: string;
+  /** Serialized as JSON. */
+  readonly body?: unknown;
+  readonly redirects: RedirectMode;
+}
+
+/** What the relay answered. */
+export type RelayReply =
+  /** A 2xx JSON body. */
+  | { readonly kind: 'ok'; readonly status: number; readonly json: unknown }
+  /** A relay error body (DESIGN.md §3). */
+  | {
+      readonly kind: 'error';
+      readonly status: number;
+      readonly code: ErrorCode | 'client_name_ambiguous';
+      readonly reason: FallbackReason | undefined;
+      readonly requestId: string;
+    }
+  /** Anything else: a non-JSON body, an unknown error shape. */
+  | { readonly kind: 'malformed'; readonly status: number }
+  /** No answer: refused connection, DNS, reset. */
+  | { readonly kind: 'unreachable' }
+  /** A redirect the mode forbids. */
+  | { readonly kind: 'redirect_refused' };
+
+const MAX_REDIRECTS = 5;
+
+function sameOrigin(a: URL, b: URL): boolean {
+  return a.protocol === b.protocol && a.hostname === b.hostname && a.port === b.port;
+}
+
+/**
+ * Sends one JSON request to the relay, following redirects per `request.redirects`. Never
+ * throws for HTTP outcomes; the token goes only to the origin of `request.url`.
+ */
+export async function sendRelayRequest(
+  fetchImpl: typeof fetch,
+  request: RelayHttpRequest,
+): Promise<RelayReply> {
+  const origin = new URL(request.url);
+  let url = origin;
+  let response: Response | undefined;
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop += 1) {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (request.token !== undefined) headers.authorization = `Bearer ${request.token}`;
+    if (request.body !== undefined) headers['content-type'] = 'application/json';
+    try {
+      response = await fetchImpl(url, {
+        method: request.method,
+        headers,
+        ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+        redirect: request.redirects === 'follow' ? 'follow' : 'manual',
+      });
+    } catch {
+      return { kind: 'unreachable' };
+    }
+    if (request.redirects === 'follow' || response.status < 300 || response.status > 399) break;
+    const location = response.headers.get('location');
+    await response.body?.cancel();
+    if (request.redirects === 'refuse' || location === null) return { kind: 'redirect_refused' };
+    let next: URL;
+    try {
+      next = new URL(location, url);
+    } catch {
+      return { kind: 'redirect_refused' };
+    }
+    if (!sameOrigin(origin, next)) return { kind: 'redirect_refused' };
+    url = next;
+    response = undefined;
+  }
+  if (response === undefined) return { kind: 'redirect_refused' };
+  let text: string;
+  try {
+    text = await response.text();
+  } catch {
+    return { kind: 'unreachable' };
+  }
+  let json: unknown;
+  try {
+    json = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    return { kind: 'malformed', status: response.status };
+  }
+  if (response.status >= 200 && response.status < 300) {
+    return { kind: 'ok', status: response.status, json };
+  }
+  const ambiguous = readClientNameAmbiguous(json);
+  if (ambiguous !== undefined) {
+    return {
+      kind: 'error',
+      status: response.status,
+      code: 'client_name_ambiguous',
+      reason: undefined,
+      requestId: ambiguous,
+    };
+  }
+  const parsed = errorBodySchema.safeParse(json);
+  if (!parsed.success) return { kind: 'malformed', status: response.status };
+  return {
+    kind: 'error',
+    status: response.status,
+    code: parsed.data.error.code,
+    reason: parsed.data.error.reason,
+    requestId: parsed.data.error.request_id,
+  };
+}
+
+/** The request id of a `client_name_ambiguous` error body (a login answer), if it is one. */
+function readClientNameAmbiguous(json: unknown): string | undefined {
+  if (typeof json !== 'object' || json === null) return undefined;
+  const error = (json as { error?: unknown }).error;
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { code, request_id: requestId } = error as { code?: unknown; request_id?: unknown };
+  if (code !== 'client_name_ambiguous') return undefined;
+  return typeof requestId === 'string' ? requestId : '';
+}
+
+/** Turns a reply that is not `ok` into the CLI error it ends the command with. */
+export function toReplyError(reply: Exclude<RelayReply, { kind: 'ok' }>): CliError {
+  switch (reply.kind) {
+    case 'error':
+      return new CliError(reply.code, {
+        status: reply.status,
+        requestId: reply.requestId,
+        ...(reply.reason === undefined ? {} : { reason: reply.reason }),
+      });
+    case 'malformed':
+      return new CliError('relay_protocol_error', {
+        message: `The relay server answered HTTP ${reply.status} with an unexpected body.`,
+        status: reply.status,
+      });
+    case 'unreachable':
+      return new CliError('relay_unreachable');
+    case 'redirect_refused':
+      return new CliError('redirect_refused');
+  }
+}
+
+/** Joins a base URL and an absolute path (`/v1/...`), keeping any base path prefix. */
+export function joinUrl(base: string, path: string): string {
+  return `${base.replace(/\/+$/, '')}${path}`;
+}
