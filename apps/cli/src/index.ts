@@ -82,5 +82,5 @@ export {
   parsePoolHealth,
   parsePoolStats,
 } from './pool-report.js';
-export { createTerminalStyle } from './terminal-style.js';
+export { colorDepthFor, createTerminalStyle } from './terminal-style.js';
 export type { TerminalStyle } from './terminal-style.js';

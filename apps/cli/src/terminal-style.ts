@@ -29,3 +29,11 @@ export function createTerminalStyle(env: CliEnv, isTTY: boolean): TerminalStyle 
     heading: (text) => wrap('1', text),
   };
 }
+
+/**
+ * The colour depth clipanion renders help with: 1 (none) unless the stream is a terminal and
+ * NO_COLOR is unset or empty.
+ */
+export function colorDepthFor(env: CliEnv, isTTY: boolean, terminalDepth: number): number {
+  return createTerminalStyle(env, isTTY).color ? terminalDepth : 1;
+}

@@ -1,0 +1,361 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { writeSavedLogin } from '../auth-store.js';
+import { createNodeDependencies } from '../node-dependencies.js';
+import {
+  createFakeDependencies,
+  createTempDir,
+  envelopeOf,
+  errorOf,
+  runCli,
+  startStubRelay,
+  type StubAnswer,
+  type StubRelay,
+} from '../../test/cli-harness.js';
+import { QUOTA_NOTICE } from '../native-api-runner.js';
+
+let relay: StubRelay | undefined;
+let dir: ReturnType<typeof createTempDir>;
+const NATIVE = '/opt/gh/bin/gh';
+
+beforeEach(() => {
+  dir = createTempDir();
+});
+afterEach(async () => {
+  await relay?.close();
+  relay = undefined;
+  dir.remove();
+});
+
+async function setup(
+  answer: (body: { path: string; query?: Record<string, unknown> }, index: number) => StubAnswer,
+  env: Record<string, string> = {},
+) {
+  relay = await startStubRelay((request, index) => answer(request.json as never, index));
+  await writeSavedLogin(
+    dir.path,
+    {
+      url: relay.url,
+      pool: 'team',
+      token: 'rly_saved-token',
+      login: 'alice',
+      client: 'laptop',
+      timestamp: '2030-01-01T00:00:00.000Z',
+    },
+    () => 0,
+  );
+  return createFakeDependencies({
+    env: { RELAY_CONFIG_DIR: dir.path, RELAY_TOKEN_UNUSED: 'x', ...env },
+    executables: { gh: NATIVE },
+    nativeExitCode: 3,
+  });
+}
+
+describe('relay native api: relayed reads', () => {
+  it('prints the exact body bytes of a GET read and sends the documented relay request', async () => {
+    const deps = await setup(() => ({
+      status: 200,
+      json: envelopeOf({ full_name: 'acme/widgets', n: 1 }),
+    }));
+    const result = await runCli(['native', 'api', 'repos/acme/widgets?per_page=5'], deps);
+    expect(result).toMatchObject({
+      code: 0,
+      stdout: '{"full_name":"acme/widgets","n":1}',
+      stderr: '',
+    });
+    expect(relay?.requests[0]).toMatchObject({
+      method: 'POST',
+      url: '/v1/forge/request',
+      headers: { authorization: 'Bearer rly_saved-token' },
+      json: { pool: 'team', method: 'GET', path: '/repos/acme/widgets', query: { per_page: '5' } },
+    });
+    expect(deps.nativeRuns).toEqual([]);
+  });
+
+  it('decodes base64 bodies to their exact bytes', async () => {
+    const bytes = Buffer.from([0xef, 0xbb, 0xbf, 0x00, 0xff, 0x41]);
+    const deps = await setup(() => ({
+      status: 200,
+      json: { ...envelopeOf(null), body: bytes.toString('base64'), body_encoding: 'base64' },
+    }));
+    const result = await runCli(['native', 'api', '/repos/acme/widgets/contents/x'], deps);
+    expect(result.code).toBe(0);
+    expect(result.stdoutBytes.equals(bytes)).toBe(true);
+  });
+
+  it('splices Link-paginated array pages into one array as gh does, with per_page=100', async () => {
+    const deps = await setup((body, index) =>
+      index === 0
+        ? {
+            status: 200,
+            json: envelopeOf([1, 2], {
+              headers: {
+                link: '<https://api.github.com/repos/a/b/issues?per_page=100&page=2>; rel="next"',
+              },
+            }),
+          }
+        : { status: 200, json: envelopeOf([3]) },
+    );
+    const result = await runCli(['native', 'api', 'repos/a/b/issues', '--paginate'], deps);
+    expect(result).toMatchObject({ code: 0, stdout: '[1,2,3]' });
+    expect(relay?.requests.map((r) => r.json)).toMatchObject([
+      { path: '/repos/a/b/issues', query: { per_page: '100' } },
+      { path: '/repos/a/b/issues', query: { per_page: '100', page: '2' } },
+    ]);
+  });
+
+  it('wraps every page in one array with --slurp', async () => {
+    const deps = await setup((_body, index) =>
+      index === 0
+        ? {
+            status: 200,
+            json: envelopeOf([1], { headers: { link: '<https://x/r?page=2>; rel="next"' } }),
+          }
+        : { status: 200, json: envelopeOf([2]) },
+    );
+    const result = await runCli(['native', 'api', 'r', '--paginate', '--slurp'], deps);
+    expect(result).toMatchObject({ code: 0, stdout: '[[1],[2]]' });
+  });
+
+  it('hands a set longer than 10 pages to the native CLI with the original arguments', async () => {
+    const deps = await setup((_body, index) => ({
+      status: 200,
+      json: envelopeOf([index], {
+        headers: { link: `<https://x/r?page=${index + 2}>; rel="next"` },
+      }),
+    }));
+    const result = await runCli(['native', 'api', 'r', '--paginate'], deps);
+    expect(relay?.requests).toHaveLength(10);
+    expect(result).toMatchObject({ code: 3, stdout: '' });
+    expect(deps.nativeRuns).toMatchObject([{ file: NATIVE, args: ['api', 'r', '--paginate'] }]);
+  });
+
+  it.each([
+    [
+      'a full page without a Link header is unprovable',
+      Array.from({ length: 100 }, (_, i) => i),
+      true,
+    ],
+    ['a short page without a Link header ends the set', [1, 2], false],
+    ['total_count reached ends the set', { total_count: 2, workflow_runs: [1, 2] }, false],
+    [
+      'total_count not reached without a Link header is unprovable',
+      { total_count: 5, workflow_runs: [1, 2] },
+      true,
+    ],
+  ])('pagination heuristics: %s', async (_name, body, delegates) => {
+    const deps = await setup(() => ({ status: 200, json: envelopeOf(body) }));
+    const result = await runCli(['native', 'api', 'r', '--paginate'], deps);
+    expect(deps.nativeRuns.length === 1).toBe(delegates);
+    if (!delegates) expect(result.stdout).toBe(JSON.stringify(body));
+  });
+
+  it('prints an HTTP error as gh does: the body on stdout, the message on stderr, exit 1', async () => {
+    const deps = await setup(() => ({
+      status: 200,
+      json: envelopeOf(
+        { message: 'Not Found', documentation_url: 'https://docs' },
+        { status: 404 },
+      ),
+    }));
+    const result = await runCli(['native', 'api', 'repos/acme/nope'], deps);
+    expect(result).toEqual(
+      expect.objectContaining({
+        code: 1,
+        stdout: '{"message":"Not Found","documentation_url":"https://docs"}',
+        stderr: 'gh: Not Found (HTTP 404)\n',
+      }),
+    );
+  });
+
+  it('filters each page through the system jq, raw strings and compact JSON', async () => {
+    const deps = await setup((_body, index) =>
+      index === 0
+        ? {
+            status: 200,
+            json: envelopeOf([{ t: 'a' }], {
+              headers: { link: '<https://x/r?page=2>; rel="next"' },
+            }),
+          }
+        : { status: 200, json: envelopeOf([{ t: 'b' }]) },
+    );
+    const real = createNodeDependencies({ selfPath: undefined });
+    const jq = await real.findExecutable('jq', process.env);
+    if (jq === undefined) return; // the machine has no jq: the delegation test covers it
+    const withJq = {
+      ...deps,
+      runProcess: real.runProcess,
+      findExecutable: real.findExecutable,
+      env: { ...deps.env, PATH: process.env.PATH },
+    };
+    const result = await runCli(['native', 'api', 'r', '--paginate', '--jq', '.[].t'], withJq);
+    expect(result).toMatchObject({ code: 0, stdout: 'a\nb\n' });
+  });
+
+  it('prints the quota notice after a bare rate_limit read', async () => {
+    const deps = await setup(() => ({
+      status: 200,
+      json: envelopeOf({ resources: {} }, { routeKind: 'rate_limit' }),
+    }));
+    const result = await runCli(['native', 'api', 'rate_limit'], deps);
+    expect(result).toMatchObject({ code: 0, stderr: QUOTA_NOTICE });
+  });
+
+  it('sends cache-control max-age=0 under RELAY_FRESH=1 unless the command sets one', async () => {
+    const deps = await setup(() => ({ status: 200, json: envelopeOf({}) }), { RELAY_FRESH: '1' });
+    await runCli(['native', 'api', 'r'], deps);
+    await runCli(['native', 'api', 'r', '-H', 'Cache-Control: max-age=60'], deps);
+    expect(relay?.requests.map((r) => r.json.headers)).toEqual([
+      { 'cache-control': 'max-age=0' },
+      { 'cache-control': 'max-age=60' },
+    ]);
+  });
+});
+
+describe('relay native api: the login probe', () => {
+  it('answers `api user --jq .login` from pool health and the saved login, without a forge read', async () => {
+    const deps = await setup(() => ({ status: 200, json: { pool: 'team' } }));
+    const result = await runCli(['native', 'api', 'user', '--jq', '.login'], deps);
+    expect(result).toMatchObject({ code: 0, stdout: 'alice\n' });
+    expect(relay?.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+      'GET /v1/pools/team/health',
+    ]);
+  });
+
+  it('fails with exit 4 when the saved token is rejected', async () => {
+    const deps = await setup(() => ({ status: 401, json: errorOf('unauthorized') }));
+    const result = await runCli(['native', 'api', 'user', '--jq', '.login'], deps);
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain('(unauthorized');
+    expect(result.stderr).not.toContain('rly_saved-token');
+  });
+});
+
+describe('relay native api: delegation (client rule 7)', () => {
+  it.each([
+    ['a non-GET method', ['repos/a/b/issues', '-X', 'POST']],
+    ['a field flag', ['repos/a/b/issues', '-f', 'title=x']],
+    ['a typed field', ['repos/a/b/issues', '-F', 'n=1', '-X', 'GET']],
+    ['--raw-field', ['repos/a/b/issues', '--raw-field=title=x']],
+    ['a secret-looking query key', ['repos/a/b?access_token=x']],
+    ['a disallowed header', ['repos/a/b', '-H', 'Authorization: token x']],
+    ['an unmodelled flag', ['repos/a/b', '--include']],
+    ['graphql', ['graphql', '-f', 'query=x']],
+    ['a placeholder', ['repos/{owner}/{repo}']],
+    ['--jq without jq on PATH', ['repos/a/b', '--jq', '.name']],
+  ])('%s runs the native CLI with the original arguments', async (_name, args) => {
+    const deps = await setup(() => ({ status: 200, json: envelopeOf({}) }));
+    const result = await runCli(['native', 'api', ...args], deps);
+    expect(result.code).toBe(3);
+    expect(relay?.requests).toEqual([]);
+    expect(deps.nativeRuns).toMatchObject([{ file: NATIVE, args: ['api', ...args] }]);
+  });
+});
+
+describe('relay native api: fallback and retries (client rules 5 and 6)', () => {
+  it('runs the native CLI on fallback_local, without relay credentials in its environment', async () => {
+    const deps = await setup(
+      () => ({ status: 424, json: errorOf('fallback_local', 'repo_not_public') }),
+      {
+        RELAY_TOKEN: 'rly_env-token',
+        RELAY_ADMIN_TOKEN: 'admin-secret',
+        GH_TOKEN: 'user-token',
+      },
+    );
+    const result = await runCli(['native', 'api', 'repos/a/b'], deps);
+    expect(result.code).toBe(3);
+    expect(relay?.requests).toHaveLength(1);
+    expect(deps.sleeps).toEqual([]);
+    const run = deps.nativeRuns[0];
+    expect(run?.args).toEqual(['api', 'repos/a/b']);
+    expect(run?.env.GH_TOKEN).toBe('user-token');
+    expect(run?.env.RELAY_TOKEN).toBeUndefined();
+    expect(run?.env.RELAY_ADMIN_TOKEN).toBeUndefined();
+  });
+
+  it('prefers RELAY_NATIVE_CLI over PATH', async () => {
+    const deps = await setup(
+      () => ({ status: 424, json: errorOf('fallback_local', 'route_denied') }),
+      {
+        RELAY_NATIVE_CLI: '/usr/local/real-gh',
+      },
+    );
+    await runCli(['native', 'api', 'r'], deps);
+    expect(deps.nativeRuns[0]?.file).toBe('/usr/local/real-gh');
+  });
+
+  it('retries a transient fallback twice, after 1 s then 3 s, then runs locally', async () => {
+    const deps = await setup(() => ({
+      status: 424,
+      json: errorOf('fallback_local', 'identities_cooling_down'),
+    }));
+    const result = await runCli(['native', 'api', 'r'], deps);
+    expect(relay?.requests).toHaveLength(3);
+    expect(deps.sleeps).toEqual([1000, 3000]);
+    expect(result.code).toBe(3);
+  });
+
+  it('serves the read when a retry succeeds', async () => {
+    const deps = await setup((_b, index) =>
+      index === 0
+        ? { status: 424, json: errorOf('fallback_local', 'forge_rate_limited') }
+        : { status: 200, json: envelopeOf({ ok: true }) },
+    );
+    const result = await runCli(['native', 'api', 'r'], deps);
+    expect(result).toMatchObject({ code: 0, stdout: '{"ok":true}' });
+    expect(deps.nativeRuns).toEqual([]);
+  });
+
+  it('RELAY_RETRIES=0 disables retries', async () => {
+    const deps = await setup(
+      () => ({ status: 424, json: errorOf('fallback_local', 'relay_overloaded') }),
+      {
+        RELAY_RETRIES: '0',
+      },
+    );
+    await runCli(['native', 'api', 'r'], deps);
+    expect(relay?.requests).toHaveLength(1);
+    expect(deps.sleeps).toEqual([]);
+  });
+
+  it('RELAY_NO_FALLBACK=1 fails instead of running the native CLI', async () => {
+    const deps = await setup(
+      () => ({ status: 424, json: errorOf('fallback_local', 'route_denied') }),
+      {
+        RELAY_NO_FALLBACK: '1',
+      },
+    );
+    const result = await runCli(['native', 'api', 'r'], deps);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('(fallback_local, reason route_denied');
+    expect(deps.nativeRuns).toEqual([]);
+  });
+
+  it.each([
+    ['string protection denial', 403, errorOf('string_rewrite_denied'), 1],
+    ['pool policy unavailable', 503, errorOf('pool_policy_unavailable'), 1],
+    ['no grant', 403, errorOf('pool_forbidden'), 1],
+    ['bad token', 401, errorOf('unauthorized'), 4],
+  ])('a %s fails closed without retry or fallback', async (_name, status, json, exit) => {
+    const deps = await setup(() => ({ status, json }));
+    const result = await runCli(['native', 'api', 'r'], deps);
+    expect(result.code).toBe(exit);
+    expect(relay?.requests).toHaveLength(1);
+    expect(deps.nativeRuns).toEqual([]);
+  });
+
+  it.each([
+    ['internal_error', { status: 500, json: errorOf('internal_error') }],
+    ['a malformed 502', { status: 502, text: '<html>bad gateway</html>' }],
+    ['a malformed 504', { status: 504, text: '', json: undefined }],
+  ])(
+    'a service error (%s) is retried, then fails without running locally',
+    async (_name, answer) => {
+      const deps = await setup(() => answer as StubAnswer);
+      const result = await runCli(['native', 'api', 'r'], deps);
+      expect(relay?.requests).toHaveLength(3);
+      expect(deps.sleeps).toEqual([1000, 3000]);
+      expect(result.code).toBe(1);
+      expect(deps.nativeRuns).toEqual([]);
+    },
+  );
+});
