@@ -238,7 +238,7 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
         now,
       });
       await deps.cache.put(cacheKey, refreshed);
-      return { ok: true, answer: fromEntry(refreshed), served, cache: 'hit', cacheable: true };
+      return { ok: true, answer: fromEntry(refreshed), served, cache: 'miss', cacheable: true };
     }
     const answer = toAnswer(route, served);
     const plan = planCacheWrite({
@@ -431,7 +431,9 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
       return { ok: false, failure: failure.failure };
     }
     const { served } = outcome;
-    trace.cacheResult = outcome.cache;
+    // A 304 refresh is a free answer: the envelope says `miss` (upstream was asked), the audit
+    // counts it with the hits, as upstream work of source `forge_api`.
+    trace.cacheResult = served.revalidated && served.response.status === 304 ? 'hit' : outcome.cache;
     trace.cacheable = outcome.cacheable;
     trace.backend = flight.shared ? null : sourceOf(served);
     trace.identityId = served.identity?.id ?? null;

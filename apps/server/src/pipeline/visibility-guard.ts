@@ -43,7 +43,7 @@ export interface VisibilityGuard {
 export interface VisibilityGuardOptions {
   /** The clock, epoch milliseconds. */
   readonly now: () => number;
-  /** How long a public proof is reused. Default 60 s. */
+  /** How long a public proof is reused. Default 5 min. */
   readonly publicTtlMs?: number;
   /** How long a refusal is reused. Default 30 s. */
   readonly refusalTtlMs?: number;
@@ -70,7 +70,7 @@ function isPublicBody(body: ForgeResponse['body']): boolean {
  * @param options - the clock and the proof lifetimes
  */
 export function createVisibilityGuard(options: VisibilityGuardOptions): VisibilityGuard {
-  const publicTtlMs = options.publicTtlMs ?? 60_000;
+  const publicTtlMs = options.publicTtlMs ?? 300_000;
   const refusalTtlMs = options.refusalTtlMs ?? 30_000;
   const maxEntries = options.maxEntries ?? 10_000;
   const proofs = new Map<string, { readonly isPublic: boolean; readonly until: number }>();

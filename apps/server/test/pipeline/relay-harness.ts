@@ -225,7 +225,11 @@ export async function startRelayHarness(options: RelayHarnessOptions = {}): Prom
     async setRewriteRules(rules) {
       const current = await services.stringRewrites.read();
       if (!current.ok) throw new Error('no rewrite policy');
-      await services.stringRewrites.replace(current.value.revision, rules, new Date(now()).toISOString());
+      await services.stringRewrites.replace(
+        current.value.revision,
+        rules,
+        new Date(now()).toISOString(),
+      );
     },
     advance(ms) {
       clock.advance(ms);

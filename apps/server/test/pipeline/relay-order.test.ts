@@ -80,16 +80,19 @@ describe('before the audit boundary', () => {
     ['a query value', { path: `${REPO}/issues`, query: { labels: 'codename-falcon' } }, 'falcon'],
     ['a query key', { path: `${REPO}/issues`, query: { falcon: 'x' } }, 'falcon'],
     ['a header value', { path: REPO, headers: { accept: 'application/falcon+json' } }, 'falcon'],
-  ])('a match in %s → hard 403 string_rewrite_denied, before any lookup', async (_n, body, pattern) => {
-    await h.setRewriteRules([{ pattern, replacement: 'x' }]);
-    const answer = await h.relay(body);
-    expect(answer.status).toBe(403);
-    const error = errorOf(answer.json);
-    expect(error.code).toBe('string_rewrite_denied');
-    expect(answer.text).not.toContain(pattern);
-    expect(h.sim.requests.entries).toHaveLength(0);
-    expect(h.audits).toHaveLength(0);
-  });
+  ])(
+    'a match in %s → hard 403 string_rewrite_denied, before any lookup',
+    async (_n, body, pattern) => {
+      await h.setRewriteRules([{ pattern, replacement: 'x' }]);
+      const answer = await h.relay(body);
+      expect(answer.status).toBe(403);
+      const error = errorOf(answer.json);
+      expect(error.code).toBe('string_rewrite_denied');
+      expect(answer.text).not.toContain(pattern);
+      expect(h.sim.requests.entries).toHaveLength(0);
+      expect(h.audits).toHaveLength(0);
+    },
+  );
 
   it('a corrupt string-rewrite policy → 503 string_rewrite_policy_unavailable', async () => {
     await h.database.db.updateTable('string_rewrite_policy').set({ rules_json: '{' }).execute();
@@ -139,27 +142,90 @@ describe('method, path, query and classification', () => {
     ['a traversal', { path: `${REPO}/../secret` }, 400, 'invalid_path', undefined],
     ['an encoded traversal', { path: `${REPO}/%2e%2e/x` }, 400, 'invalid_path', undefined],
     ['a query string in the path', { path: `${REPO}?a=1` }, 400, 'invalid_path', undefined],
-    ['a secret-bearing query key', { path: REPO, query: { access_token: 'x' } }, 400, 'invalid_query', undefined],
-    ['an unsupported read shape', { path: `${REPO}/traffic/views` }, 424, 'fallback_local', 'route_denied'],
-    ['GET /orgs/:org (not relayed)', { path: `/orgs/${org}` }, 424, 'fallback_local', 'route_denied'],
-    ['starred (not relayed)', { path: `/users/${org}/starred` }, 424, 'fallback_local', 'route_denied'],
-    ['subscriptions (not relayed)', { path: '/users/alice/subscriptions' }, 424, 'fallback_local', 'route_denied'],
-    ['branch protection', { path: `${REPO}/branches/main/protection` }, 424, 'fallback_local', 'local_credentials_required'],
-    ['protection subresource', { path: `${REPO}/branches/main/protection/required_signatures` }, 424, 'fallback_local', 'local_credentials_required'],
+    [
+      'a secret-bearing query key',
+      { path: REPO, query: { access_token: 'x' } },
+      400,
+      'invalid_query',
+      undefined,
+    ],
+    [
+      'an unsupported read shape',
+      { path: `${REPO}/traffic/views` },
+      424,
+      'fallback_local',
+      'route_denied',
+    ],
+    [
+      'GET /orgs/:org (not relayed)',
+      { path: `/orgs/${org}` },
+      424,
+      'fallback_local',
+      'route_denied',
+    ],
+    [
+      'starred (not relayed)',
+      { path: `/users/${org}/starred` },
+      424,
+      'fallback_local',
+      'route_denied',
+    ],
+    [
+      'subscriptions (not relayed)',
+      { path: '/users/alice/subscriptions' },
+      424,
+      'fallback_local',
+      'route_denied',
+    ],
+    [
+      'branch protection',
+      { path: `${REPO}/branches/main/protection` },
+      424,
+      'fallback_local',
+      'local_credentials_required',
+    ],
+    [
+      'protection subresource',
+      { path: `${REPO}/branches/main/protection/required_signatures` },
+      424,
+      'fallback_local',
+      'local_credentials_required',
+    ],
     ['rulesets', { path: `${REPO}/rulesets` }, 424, 'fallback_local', 'local_credentials_required'],
-    ['branch rules', { path: `${REPO}/rules/branches/feature%2Fsprockets` }, 424, 'fallback_local', 'local_credentials_required'],
-    ['search without allow_search', { path: '/search/code', query: { q: `x repo:${org}/${publicRepo}` } }, 424, 'fallback_local', 'search_denied'],
-    ['search outside the grammar', { path: '/search/issues', query: { q: `x OR y repo:${org}/${publicRepo}` } }, 424, 'fallback_local', 'search_denied'],
-  ])('%s (%o) → %i %s %s, audited, nothing sent upstream', async (_n, body, status, code, reason) => {
-    const answer = await h.relay(body);
-    expect(answer.status).toBe(status);
-    const error = errorOf(answer.json);
-    expect(error.code).toBe(code);
-    expect(error.reason).toBe(reason);
-    expect(h.sim.requests.entries).toHaveLength(0);
-    expect(h.audits).toHaveLength(1);
-    expect(h.audits[0]).toMatchObject({ errorCode: code, fallbackReason: reason ?? null });
-  });
+    [
+      'branch rules',
+      { path: `${REPO}/rules/branches/feature%2Fsprockets` },
+      424,
+      'fallback_local',
+      'local_credentials_required',
+    ],
+    [
+      'search without allow_search',
+      { path: '/search/code', query: { q: `x repo:${org}/${publicRepo}` } },
+      424,
+      'fallback_local',
+      'search_denied',
+    ],
+    [
+      'search outside the grammar',
+      { path: '/search/issues', query: { q: `x OR y repo:${org}/${publicRepo}` } },
+      424,
+      'fallback_local',
+      'search_denied',
+    ],
+  ])(
+    '%s (%o) → %i %s %s, audited, nothing sent upstream',
+    async (_n, body, status, code, reason) => {
+      const answer = await h.relay(body);
+      expect(answer.status).toBe(status);
+      const error = errorOf(answer.json);
+      expect(error.code).toBe(code);
+      expect(error.reason).toBe(reason);
+      expect(h.sim.requests.entries).toHaveLength(0);
+      expect(h.audits).toHaveLength(1);
+      expect(h.audits[0]).toMatchObject({ errorCode: code, fallbackReason: reason ?? null });
+    },
+  );
 
   it('native-protection shapes answer before a cache entry, probe or credential (private repo too)', async () => {
     const answer = await h.relay({ path: `/repos/${org}/${privateRepo}/rulesets/1` });
