@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { isLoginProbe, planApiInvocation } from './native-api-invocation.js';
+import { isSecretQueryKey } from './secret-query-key.js';
+
+describe('planApiInvocation', () => {
+  it.each([
+    [['repos/a/b'], { path: '/repos/a/b', query: {}, paginate: false }],
+    [
+      ['/repos/a/b?state=all&labels=x&labels=y'],
+      { path: '/repos/a/b', query: { state: 'all', labels: ['x', 'y'] } },
+    ],
+    [['repos/a/b', '--paginate'], { query: { per_page: '100' }, paginate: true }],
+    [['repos/a/b?per_page=50', '--paginate'], { query: { per_page: '50' } }],
+    [['repos/a/b', '-X', 'GET'], { path: '/repos/a/b' }],
+    [['repos/a/b', '--method=get'], { path: '/repos/a/b' }],
+    [
+      ['repos/a/b', '-H', 'Accept: application/vnd.github.raw'],
+      { headers: { accept: 'application/vnd.github.raw' } },
+    ],
+    [
+      ['repos/a/b', '-H', 'X-GitHub-Api-Version: 2022-11-28'],
+      { headers: { 'x-github-api-version': '2022-11-28' } },
+    ],
+    [['repos/a/b', '-q', '.a', '--jq', '.b'], { jq: '.b' }],
+    [['repos/a/b', '--jq=.x'], { jq: '.x' }],
+    [['repos/a/b', '--paginate', '--slurp'], { slurp: true }],
+  ])('%j is relayed', (args, expected) => {
+    expect(planApiInvocation(args)).toMatchObject({ kind: 'relay', ...expected });
+  });
+
+  it.each([
+    [['repos/a/b', '-X', 'POST'], 'method'],
+    [['repos/a/b', '-XDELETE'], 'method'],
+    [['repos/a/b', '-f', 'a=b'], 'field_flags'],
+    [['repos/a/b', '-F', 'a=1'], 'field_flags'],
+    [['repos/a/b', '--field', 'a=1'], 'field_flags'],
+    [['repos/a/b', '--raw-field', 'a=1'], 'field_flags'],
+    [['repos/a/b?client_secret=x'], 'secret_query_key'],
+    [['repos/a/b?Api-Key=x'], 'secret_query_key'],
+    [['repos/a/b?x=%zz&%zz=1'], 'secret_query_key'],
+    [['repos/a/b', '-H', 'Authorization: token x'], 'header'],
+    [['repos/a/b', '-H', 'X-Custom: 1'], 'header'],
+    [['repos/a/b', '--input', 'f.json'], 'unsupported_flag'],
+    [['repos/a/b', '-t', '{{.}}'], 'unsupported_flag'],
+    [['repos/a/b', '--hostname', 'ghe.example'], 'unsupported_flag'],
+    [['repos/a/b', '-i'], 'unsupported_flag'],
+    [['repos/a/b', '--verbose'], 'unsupported_flag'],
+    [['repos/a/b', '--unknown'], 'unsupported_flag'],
+    [['graphql'], 'unsupported_path'],
+    [['https://api.github.com/repos/a/b'], 'unsupported_path'],
+    [['repos/{owner}/{repo}'], 'unsupported_path'],
+    [['repos/a/b', '--slurp'], 'invalid_usage'],
+    [['repos/a/b', '--paginate', '--slurp', '--jq', '.'], 'invalid_usage'],
+    [[], 'invalid_usage'],
+    [['a', 'b'], 'invalid_usage'],
+    [['repos/a/b', '-H'], 'invalid_usage'],
+  ])('%j delegates (%s)', (args, reason) => {
+    expect(planApiInvocation(args)).toEqual({ kind: 'delegate', reason });
+  });
+});
+
+describe('isLoginProbe', () => {
+  it.each([
+    [['user', '--jq', '.login'], true],
+    [['/user', '-q', '.login'], true],
+    [['user', '--jq=.login'], true],
+    [['user'], false],
+    [['user', '--jq', '.id'], false],
+    [['users/alice', '--jq', '.login'], false],
+    [['user', '--jq', '.login', '--paginate'], false],
+  ])('%j → %s', (args, expected) => {
+    expect(isLoginProbe(args)).toBe(expected);
+  });
+});
+
+describe('isSecretQueryKey', () => {
+  it.each([
+    ['access_token', true],
+    ['client_secret', true],
+    ['X-Api-Key', true],
+    ['sig', true],
+    ['auth_code', true],
+    ['author', false],
+    ['per_page', false],
+    ['state', false],
+    ['signed', false],
+    ['%zz', true],
+  ])('%s → %s', (key, expected) => {
+    expect(isSecretQueryKey(key)).toBe(expected);
+  });
+});
