@@ -152,9 +152,9 @@ describe('stale serving', () => {
     // The relay now knows the identity is spent: it is not asked again.
     const again = await h.relay({ path: `/orgs/${org}/public_members` });
     expect(again.json.error.reason).toBe('identity_pool_depleted');
-    expect(h.sim.requests.find({ path: `/orgs/${org}/public_members` }).map((r) => r.credential)).toEqual([
-      'anonymous',
-    ]);
+    expect(
+      h.sim.requests.find({ path: `/orgs/${org}/public_members` }).map((r) => r.credential),
+    ).toEqual(['anonymous']);
   });
 });
 

@@ -276,7 +276,7 @@ describe('owner gate and public-visibility guard', () => {
   });
 
   it('uses a pooled identity for the proof only when the anonymous quota is exhausted', async () => {
-    h.advance(120_000);
+    h.advance(301_000); // past the cached proof
     h.sim.rateLimits.exhaust({ anonymous: '127.0.0.1' });
     const answer = await h.relay({ path: `${REPO}/labels` });
     expect(answer.status).toBe(200);
