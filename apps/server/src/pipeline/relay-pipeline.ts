@@ -433,7 +433,8 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
     const { served } = outcome;
     // A 304 refresh is a free answer: the envelope says `miss` (upstream was asked), the audit
     // counts it with the hits, as upstream work of source `forge_api`.
-    trace.cacheResult = served.revalidated && served.response.status === 304 ? 'hit' : outcome.cache;
+    trace.cacheResult =
+      served.revalidated && served.response.status === 304 ? 'hit' : outcome.cache;
     trace.cacheable = outcome.cacheable;
     trace.backend = flight.shared ? null : sourceOf(served);
     trace.identityId = served.identity?.id ?? null;

@@ -123,9 +123,6 @@ describe('stale serving', () => {
       cache: 'stale',
       stale_ok: true,
       stale_reason: 'identity_pool_depleted',
-      cache_expires_at:
-        new Date(Date.parse('2030-01-01T00:00:00Z')).toISOString().slice(0, 4) +
-        envelope.relay.cache_expires_at?.slice(4),
     });
     expect(envelope.relay.cache_expires_at).toBe(new Date(writtenAt + 60_000).toISOString());
     expect(envelope.body).toEqual(fresh.json.body);
