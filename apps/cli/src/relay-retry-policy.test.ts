@@ -11,8 +11,8 @@ const error = (status: number, code: string, reason?: string): RelayReply =>
   ({ kind: 'error', status, code, reason, requestId: 'r' }) as RelayReply;
 
 describe('classifyReply (client rules 5 and 6)', () => {
-  it.each([
-    [{ kind: 'ok', status: 200, json: {} } as RelayReply, 'served'],
+  it.each<[RelayReply, string]>([
+    [{ kind: 'ok', status: 200, json: {} }, 'served'],
     [error(424, 'fallback_local', 'identities_cooling_down'), 'transient_fallback'],
     [error(424, 'fallback_local', 'identity_pool_depleted'), 'transient_fallback'],
     [error(424, 'fallback_local', 'forge_identity_depleted'), 'transient_fallback'],
@@ -23,15 +23,15 @@ describe('classifyReply (client rules 5 and 6)', () => {
     [error(424, 'fallback_local', 'repo_not_public'), 'fallback'],
     [error(424, 'fallback_local', 'local_credentials_required'), 'fallback'],
     [error(500, 'internal_error'), 'service_error'],
-    [{ kind: 'malformed', status: 502 } as RelayReply, 'service_error'],
-    [{ kind: 'malformed', status: 503 } as RelayReply, 'service_error'],
-    [{ kind: 'malformed', status: 504 } as RelayReply, 'service_error'],
-    [{ kind: 'malformed', status: 500 } as RelayReply, 'failure'],
+    [{ kind: 'malformed', status: 502 }, 'service_error'],
+    [{ kind: 'malformed', status: 503 }, 'service_error'],
+    [{ kind: 'malformed', status: 504 }, 'service_error'],
+    [{ kind: 'malformed', status: 500 }, 'failure'],
     [error(403, 'string_rewrite_denied'), 'failure'],
     [error(503, 'pool_policy_unavailable'), 'failure'],
     [error(503, 'string_rewrite_policy_unavailable'), 'failure'],
     [error(401, 'unauthorized'), 'failure'],
-    [{ kind: 'unreachable' } as RelayReply, 'failure'],
+    [{ kind: 'unreachable' }, 'failure'],
   ])('%j → %s', (reply, kind) => {
     expect(classifyReply(reply).kind).toBe(kind);
   });

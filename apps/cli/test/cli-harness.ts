@@ -46,6 +46,7 @@ export async function startStubRelay(
         method: req.method ?? '',
         url: req.url ?? '',
         headers: req.headers,
+        // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- parsed test bodies are inspected freely
         json: text === '' ? undefined : JSON.parse(text),
       };
       requests.push(request);
@@ -76,7 +77,12 @@ export async function startStubRelay(
 /** A temporary directory removed by `remove`. */
 export function createTempDir(): { path: string; remove: () => void } {
   const path = mkdtempSync(join(tmpdir(), 'relay-cli-'));
-  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+  return {
+    path,
+    remove: () => {
+      rmSync(path, { recursive: true, force: true });
+    },
+  };
 }
 
 /** A native CLI run recorded by the fake `execInherited`. */

@@ -97,7 +97,7 @@ describe('relay native api: relayed reads', () => {
     );
     const result = await runCli(['native', 'api', 'repos/a/b/issues', '--paginate'], deps);
     expect(result).toMatchObject({ code: 0, stdout: '[1,2,3]' });
-    expect(relay?.requests.map((r) => r.json)).toMatchObject([
+    expect(relay?.requests.map((r) => r.json as unknown)).toMatchObject([
       { path: '/repos/a/b/issues', query: { per_page: '100' } },
       { path: '/repos/a/b/issues', query: { per_page: '100', page: '2' } },
     ]);
@@ -204,7 +204,7 @@ describe('relay native api: relayed reads', () => {
     const deps = await setup(() => ({ status: 200, json: envelopeOf({}) }), { RELAY_FRESH: '1' });
     await runCli(['native', 'api', 'r'], deps);
     await runCli(['native', 'api', 'r', '-H', 'Cache-Control: max-age=60'], deps);
-    expect(relay?.requests.map((r) => r.json.headers)).toEqual([
+    expect(relay?.requests.map((r) => r.json.headers as unknown)).toEqual([
       { 'cache-control': 'max-age=0' },
       { 'cache-control': 'max-age=60' },
     ]);
@@ -350,7 +350,7 @@ describe('relay native api: fallback and retries (client rules 5 and 6)', () => 
   ])(
     'a service error (%s) is retried, then fails without running locally',
     async (_name, answer) => {
-      const deps = await setup(() => answer as StubAnswer);
+      const deps = await setup(() => answer);
       const result = await runCli(['native', 'api', 'r'], deps);
       expect(relay?.requests).toHaveLength(3);
       expect(deps.sleeps).toEqual([1000, 3000]);
