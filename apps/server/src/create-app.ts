@@ -24,6 +24,8 @@ import {
   STRING_REWRITE_PATHS,
 } from './routes/string-rewrite-route.js';
 import type { ServerServices } from './server-services.js';
+import type { RelayPipeline } from './pipeline/relay-pipeline.js';
+import { createRelayRoute } from './pipeline/relay-route.js';
 
 export { RelayHttpError } from './relay-http-error.js';
 
@@ -46,6 +48,8 @@ export interface AppDependencies {
   readonly onLog?: (entry: AccessLogEntry) => void;
   /** The clock of request durations, milliseconds; default `performance.now`. */
   readonly elapsed?: () => number;
+  /** The relay pipeline of POST /v1/forge/request; without it the endpoint is not served. */
+  readonly relay?: RelayPipeline;
 }
 
 function isServerOnly(code: RelayHttpErrorCode): code is ServerOnlyErrorCode {
@@ -119,6 +123,8 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
     app.route('/', createPoolHealthRoute(services));
     app.route('/', createPoolStatsRoute(services));
   }
+
+  if (deps.relay !== undefined) app.route('/', createRelayRoute(deps.relay));
 
   app.notFound((c) => errorResponse(c, 'not_found'));
 

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createAdaptorServer } from '@hono/node-server';
+import { createTieredCacheStore } from '@relay/cache';
 import { createForgeTransport } from '@relay/forge-transport';
 import { createMemoryCoordinator, type Coordinator } from '@relay/identity-pool';
 import { createAuditRetention } from './audit/audit-retention.js';
@@ -13,6 +14,8 @@ import { createSqliteCacheStore } from './cache/sqlite-cache-store.js';
 import { createApp } from './create-app.js';
 import { createServerServices } from './create-server-services.js';
 import type { AccessLogEntry } from './http/access-log.js';
+import { createRelayPipelineDeps } from './pipeline/pipeline-wiring.js';
+import { createRelayPipeline } from './pipeline/relay-pipeline.js';
 import type { SecretReader } from './secret-resolver.js';
 import type { PolicyUpdateParser, RewriteCheckFactory } from './server-services.js';
 import type { ServerConfig } from './server-config.js';
@@ -143,6 +146,22 @@ export async function startServer(
         }),
   });
 
+  const relay = createRelayPipeline(
+    createRelayPipelineDeps({
+      services,
+      transport,
+      coordinator,
+      cache: createTieredCacheStore({ back: cacheStore }),
+      audit: (record) => {
+        audit.enqueue(record);
+      },
+      readSecret,
+      forgeAppId: config.forgeAppId,
+      forgeApiUrl: config.forgeApiUrl,
+      maxResponseBytes: config.maxResponseBytes,
+    }),
+  );
+
   let publicUrl = config.publicUrl ?? '';
   const app = createApp({
     discovery: {
@@ -152,6 +171,7 @@ export async function startServer(
       minCliVersion: MIN_CLI_VERSION,
     },
     services,
+    relay,
     ...(options.onUnexpectedError === undefined
       ? {}
       : { onUnexpectedError: options.onUnexpectedError }),

@@ -18,7 +18,6 @@ import { createApp } from '../../src/create-app.js';
 import { createServerServices } from '../../src/create-server-services.js';
 import { createRelayPipelineDeps } from '../../src/pipeline/pipeline-wiring.js';
 import { createRelayPipeline, type RelayPipelineDeps } from '../../src/pipeline/relay-pipeline.js';
-import { createRelayRoute } from '../../src/pipeline/relay-route.js';
 import type { ServerServices } from '../../src/server-services.js';
 import { openSqliteDatabase, type RelayDatabase } from '../../src/storage/sqlite-database.js';
 
@@ -142,10 +141,10 @@ export async function startRelayHarness(options: RelayHarnessOptions = {}): Prom
       minCliVersion: '0.1.0',
     },
     services,
+    relay: createRelayPipeline(deps),
     onLog: (entry) => logLines.push(JSON.stringify(entry)),
     onUnexpectedError: (error) => logLines.push(String(error)),
   });
-  app.route('/', createRelayRoute(createRelayPipeline(deps)));
 
   const callerToken = createCallerToken();
   const policyJson = JSON.stringify({ allowed_owners: [DEMO.org] });

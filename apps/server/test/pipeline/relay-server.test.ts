@@ -1,0 +1,111 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  DEMO,
+  createForgeSim,
+  createSimClock,
+  seedDemoWorld,
+  type ForgeSim,
+} from '@relay/forge-sim';
+import { relayEnvelopeSchema } from '@relay/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCallerToken, hashToken } from '../../src/auth/caller-token.js';
+import { loadServerConfig, startServer, type RunningServer } from '../../src/index.js';
+import { createCallerStore } from '../../src/storage/caller-store.js';
+
+/** POST /v1/forge/request on the real relay-server (startServer, loopback socket, SQLite file). */
+const ADMIN = 'admin-token-for-relay-server-tests-012345';
+let sim: ForgeSim;
+let server: RunningServer;
+let dir: string;
+let callerToken: string;
+const secrets = new Map<string, string>();
+
+beforeAll(async () => {
+  const clock = createSimClock({ start: Date.parse('2030-01-01T00:00:00Z') });
+  sim = await createForgeSim({ clock });
+  seedDemoWorld(sim.world);
+  dir = mkdtempSync(join(tmpdir(), 'relay-pipeline-'));
+  const config = loadServerConfig({
+    RELAY_PORT: '0',
+    RELAY_DATABASE: join(dir, 'relay.db'),
+    RELAY_ADMIN_TOKEN: ADMIN,
+    RELAY_FORGE_API_URL: sim.urls.api,
+    RELAY_FORGE_WEB_URL: sim.urls.web,
+    RELAY_FORGE_RAW_URL: sim.urls.raw,
+    RELAY_FORGE_LOG_HOSTS: new URL(sim.urls.log).hostname,
+    ALLOWED_FORGE_ORG: DEMO.org,
+    DEFAULT_ALLOWED_OWNERS: DEMO.org,
+    DEFAULT_LOGIN_POOL: 'team',
+  });
+  if (!config.ok) throw new Error('invalid test configuration');
+  server = await startServer(config.value, {
+    now: () => clock.now(),
+    readSecret: (name) => Promise.resolve(secrets.get(name)),
+  });
+  callerToken = createCallerToken();
+  const callers = createCallerStore(server.database.db, { createId: (p) => `${p}_test` });
+  const enrolled = await callers.enroll({
+    forgeUserId: 1,
+    login: DEMO.users.alice,
+    grantPool: 'team',
+    newPoolPolicyJson: JSON.stringify({ allowed_owners: [DEMO.org] }),
+    clientName: 'laptop',
+    tokenSha256: hashToken(callerToken),
+    nowIso: new Date(clock.now()).toISOString(),
+    expiresAtIso: new Date(clock.now() + 86_400_000).toISOString(),
+  });
+  if (!enrolled.ok) throw new Error('enrollment failed');
+  secrets.set('alice_pat', sim.tokens.addPat({ login: DEMO.users.alice }).token);
+  const registered = await fetch(`${server.url}/v1/admin/pools/team/identities`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      id: 'alice',
+      kind: 'pat',
+      login: DEMO.users.alice,
+      secret_ref: 'alice_pat',
+      scopes: [{ owner: DEMO.org }],
+    }),
+  });
+  if (registered.status !== 201) throw new Error(`registration: ${String(registered.status)}`);
+});
+afterAll(async () => {
+  await server.close();
+  await sim.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const relay = (body: Record<string, unknown>) =>
+  fetch(`${server.url}/v1/forge/request`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${callerToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ pool: 'team', method: 'GET', ...body }),
+  });
+
+describe('relay-server POST /v1/forge/request', () => {
+  it('relays a read anonymously, then from the SQLite-backed cache, and audits both', async () => {
+    const path = `/repos/${DEMO.org}/${DEMO.publicRepo}/issues`;
+    const first = await relay({ path });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('cache-control')).toBe('no-store');
+    const envelope = relayEnvelopeSchema.parse(await first.json());
+    expect(envelope.relay).toMatchObject({ cache: 'miss', backend: 'forge_public' });
+    expect(envelope.relay.request_id).toBe(first.headers.get('x-relay-request-id'));
+    const second = relayEnvelopeSchema.parse(await (await relay({ path })).json());
+    expect(second.relay.cache).toBe('hit');
+    await server.audit.flush();
+    const rows = await server.database.db.selectFrom('audit').selectAll().execute();
+    expect(rows.map((r) => [r.route_kind, r.cache_result, r.backend])).toEqual([
+      ['issue_list', 'miss', 'forge_api'],
+      ['issue_list', 'hit', null],
+    ]);
+  });
+
+  it('uses the registered pooled identity when a route needs one', async () => {
+    const answer = relayEnvelopeSchema.parse(await (await relay({ path: '/rate_limit' })).json());
+    expect(answer.identity).toEqual({ id: 'alice', kind: 'pat' });
+    expect(sim.requests.find({ path: '/rate_limit' }).map((r) => r.credential)).toEqual(['pat-1']);
+  });
+});
