@@ -1,5 +1,8 @@
 import { defineConfig } from 'tsdown';
 
+// One self-contained bundle: clipanion, zod and the workspace packages are bundled in, so that
+// the bin resolves nothing from node_modules at start-up; command implementations stay in
+// lazily imported chunks, so `relay --version` loads only the command table.
 export default defineConfig({
   entry: ['src/index.ts', 'src/main.ts'],
   format: 'esm',
@@ -9,4 +12,5 @@ export default defineConfig({
   sourcemap: true,
   fixedExtension: false,
   clean: true,
+  noExternal: [/^clipanion/, /^typanion/, /^zod/, /^@relay\//, /^re2js/],
 });
