@@ -1,0 +1,74 @@
+import fc from 'fast-check';
+import {
+  ENVELOPE_BACKENDS,
+  IDENTITY_KINDS,
+  LEASE_REASONS,
+  ROUTE_KINDS,
+  STALE_REASONS,
+  relayEnvelopeSchema,
+} from '@relay/protocol';
+import { describe, expect, it } from 'vitest';
+import { buildEnvelope } from './envelope-builder.js';
+
+const answer = fc.oneof(
+  fc.record({
+    status: fc.integer({ min: 100, max: 599 }),
+    headers: fc.dictionary(fc.constantFrom('content-type', 'etag', 'link'), fc.string()),
+    body: fc.jsonValue(),
+    bodyEncoding: fc.constant('json' as const),
+  }),
+  fc.record({
+    status: fc.integer({ min: 100, max: 599 }),
+    headers: fc.constant({}),
+    body: fc.option(fc.string(), { nil: null }),
+    bodyEncoding: fc.constant('text' as const),
+  }),
+);
+const facts = fc.record({
+  pool: fc.constantFrom('team', 'default'),
+  requestId: fc.constant('req_1'),
+  routeKind: fc.constantFrom(...ROUTE_KINDS),
+  cacheable: fc.boolean(),
+  cache: fc.constantFrom('hit' as const, 'miss' as const, 'bypass' as const),
+  stale: fc.option(
+    fc.record({
+      reason: fc.constantFrom(...STALE_REASONS),
+      expiresAt: fc.constant('2030-01-01T00:01:00.000Z'),
+    }),
+    { nil: undefined },
+  ),
+  identity: fc.option(
+    fc.record({ id: fc.constantFrom('pat-1', 'app-2'), kind: fc.constantFrom(...IDENTITY_KINDS) }),
+    { nil: undefined },
+  ),
+  leaseReason: fc.option(fc.constantFrom(...LEASE_REASONS), { nil: undefined }),
+  backend: fc.option(fc.constantFrom(...ENVELOPE_BACKENDS), { nil: undefined }),
+});
+
+describe('envelope builder', () => {
+  it('always produces an envelope of the protocol schema, with its field rules', () => {
+    fc.assert(
+      fc.property(answer, facts, (a, f) => {
+        const envelope = buildEnvelope(a, f);
+        expect(relayEnvelopeSchema.safeParse(envelope).success).toBe(true);
+        expect(envelope.relay.stale_ok).toBe(f.stale !== undefined);
+        expect(envelope.relay.cache).toBe(f.stale === undefined ? f.cache : 'stale');
+        expect(envelope.identity === null).toBe(f.identity === undefined);
+        expect('backend' in envelope.relay).toBe(
+          f.identity === undefined && f.backend !== undefined,
+        );
+        expect('lease_reason' in envelope.relay).toBe(
+          f.identity !== undefined && f.leaseReason !== undefined,
+        );
+      }),
+    );
+  });
+
+  it('an empty API body is null with text encoding', () => {
+    const envelope = buildEnvelope(
+      { status: 204, headers: {}, body: undefined, bodyEncoding: 'text' },
+      { pool: 'team', requestId: 'r', routeKind: 'repo_view', cacheable: true, cache: 'miss' },
+    );
+    expect(envelope).toMatchObject({ body: null, body_encoding: 'text' });
+  });
+});

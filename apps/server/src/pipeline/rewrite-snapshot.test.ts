@@ -1,0 +1,86 @@
+import fc from 'fast-check';
+import { err, ok, type StringRewritePolicy } from '@relay/protocol';
+import { describe, expect, it } from 'vitest';
+import { createRewriteSnapshotLoader, passesStructuralCheck } from './rewrite-snapshot.js';
+
+function policy(patterns: readonly string[], revision = 1): StringRewritePolicy {
+  return {
+    schema_version: 1,
+    revision,
+    updated_at: '2030-01-01T00:00:00.000Z',
+    rules: patterns.map((pattern) => ({ pattern, replacement: '' })),
+  };
+}
+
+async function snapshotOf(patterns: readonly string[]) {
+  const loaded = await createRewriteSnapshotLoader(() => Promise.resolve(ok(policy(patterns))))();
+  if (!loaded.ok) throw new Error('unavailable');
+  return loaded.value;
+}
+
+describe('rewrite snapshot loader', () => {
+  it.each([
+    ['a missing policy', () => Promise.resolve(err({ code: 'missing' }))],
+    ['a read failure', () => Promise.reject(new Error('disk'))],
+    ['rules that do not compile', () => Promise.resolve(ok(policy(['(?<named>x)'])))],
+  ])('%s → string_rewrite_policy_unavailable', async (_name, read) => {
+    const loaded = await createRewriteSnapshotLoader(read)();
+    expect(loaded).toEqual({ ok: false, error: { code: 'string_rewrite_policy_unavailable' } });
+  });
+
+  it('compiles once per revision and recompiles after a change', async () => {
+    let current = policy(['alpha'], 1);
+    const load = createRewriteSnapshotLoader(() => Promise.resolve(ok(current)));
+    const first = await load();
+    const again = await load();
+    expect(first.ok && again.ok && first.value === again.value).toBe(true);
+    current = policy(['beta'], 2);
+    const next = await load();
+    expect(next.ok && next.value.check('alpha') && !next.value.check('beta')).toBe(true);
+  });
+});
+
+describe('structural check', () => {
+  const values = fc.record({
+    path: fc.string(),
+    query: fc.dictionary(fc.string(), fc.oneof(fc.string(), fc.array(fc.string()))),
+    headers: fc.dictionary(fc.string(), fc.string()),
+  });
+
+  it('denies exactly when some path, query key, query value or header value holds the pattern', async () => {
+    const snapshot = await snapshotOf(['falcon']);
+    fc.assert(
+      fc.property(values, (request) => {
+        const all = [
+          request.path,
+          ...Object.keys(request.query),
+          ...Object.values(request.query).flat(),
+          ...Object.values(request.headers),
+        ];
+        const expected = !all.some((value) => value.includes('falcon'));
+        expect(passesStructuralCheck(snapshot, request)).toBe(expected);
+      }),
+    );
+  });
+
+  it('finds a pattern wherever it is planted', async () => {
+    const snapshot = await snapshotOf(['falcon']);
+    fc.assert(
+      fc.property(values, fc.nat(3), fc.string(), (request, where, prefix) => {
+        const planted = `${prefix}falcon`;
+        const variants = [
+          { ...request, path: planted },
+          { ...request, query: { ...request.query, k: planted } },
+          { ...request, query: { ...request.query, [planted]: 'v' } },
+          { ...request, headers: { ...request.headers, accept: planted } },
+        ];
+        expect(passesStructuralCheck(snapshot, variants[where] ?? request)).toBe(false);
+      }),
+    );
+  });
+
+  it('an empty policy lets everything pass', async () => {
+    const snapshot = await snapshotOf([]);
+    fc.assert(fc.property(values, (request) => passesStructuralCheck(snapshot, request)));
+  });
+});

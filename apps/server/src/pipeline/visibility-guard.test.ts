@@ -1,0 +1,91 @@
+import { createTransportError } from '@relay/forge-transport';
+import { err, ok } from '@relay/protocol';
+import { describe, expect, it } from 'vitest';
+import { forgeResponse } from './__fixtures__/forge-responses.js';
+import { createVisibilityGuard, type ProbeResult } from './visibility-guard.js';
+
+const EXHAUSTED = forgeResponse(403, { message: 'rate limited' }, { remaining: 0 });
+
+function setUp(anonymous: ProbeResult, pooled?: ProbeResult) {
+  let now = 0;
+  const calls: string[] = [];
+  const guard = createVisibilityGuard({ now: () => now });
+  const prove = () =>
+    guard.prove({
+      owner: 'Acme',
+      repo: 'Widgets',
+      anonymous: (path) => {
+        calls.push(`anonymous ${path}`);
+        return Promise.resolve(anonymous);
+      },
+      pooled: (path) => {
+        calls.push(`pooled ${path}`);
+        return Promise.resolve(pooled);
+      },
+    });
+  return { prove, calls, advance: (ms: number) => (now += ms) };
+}
+
+describe('public-visibility guard', () => {
+  it.each([
+    ['public metadata', ok(forgeResponse(200, { private: false, visibility: 'public' })), true],
+    ['public without a visibility field', ok(forgeResponse(200, { private: false })), true],
+    ['a private flag', ok(forgeResponse(200, { private: true })), false],
+    [
+      'internal visibility',
+      ok(forgeResponse(200, { private: false, visibility: 'internal' })),
+      false,
+    ],
+    ['no private field', ok(forgeResponse(200, { name: 'widgets' })), false],
+    ['a 404 (private or unknown)', ok(forgeResponse(404, { message: 'Not Found' })), false],
+    ['a 500', ok(forgeResponse(500, null)), false],
+    [
+      'a 403 that is not a rate limit',
+      ok(forgeResponse(403, { message: 'no' }, { remaining: 10 })),
+      false,
+    ],
+  ])('%s → public %s, anonymously only', async (_name, answer, isPublic) => {
+    const h = setUp(answer);
+    const proof = await h.prove();
+    expect(proof.ok).toBe(isPublic);
+    expect(h.calls).toEqual(['anonymous /repos/Acme/Widgets']);
+  });
+
+  it('uses a pooled identity only when the anonymous quota is exhausted', async () => {
+    const h = setUp(ok(EXHAUSTED), ok(forgeResponse(200, { private: false })));
+    expect(await h.prove()).toEqual({ ok: true, value: 'pooled' });
+    expect(h.calls).toEqual(['anonymous /repos/Acme/Widgets', 'pooled /repos/Acme/Widgets']);
+  });
+
+  it('a pooled answer that says private is refused (only the flag is read)', async () => {
+    const h = setUp(ok(EXHAUSTED), ok(forgeResponse(200, { private: true })));
+    expect(await h.prove()).toEqual({ ok: false, error: { code: 'not_public' } });
+  });
+
+  it('without an identity to ask, an unprovable repository is not public', async () => {
+    const h = setUp(ok(EXHAUSTED));
+    expect(await h.prove()).toEqual({ ok: false, error: { code: 'not_public' } });
+  });
+
+  it('a probe refused by the rewrite policy is reported as such (a hard 403 upstream)', async () => {
+    const denied = createTransportError('string_rewrite_denied');
+    const h = setUp(err(denied));
+    expect(await h.prove()).toEqual({ ok: false, error: { code: 'probe_failed', error: denied } });
+  });
+
+  it('caches a public proof for 5 minutes and a refusal for 30 s, case-insensitively', async () => {
+    const pub = setUp(ok(forgeResponse(200, { private: false })));
+    await pub.prove();
+    pub.advance(299_999);
+    expect(await pub.prove()).toEqual({ ok: true, value: 'cached' });
+    pub.advance(1);
+    expect(await pub.prove()).toEqual({ ok: true, value: 'anonymous' });
+    const refused = setUp(ok(forgeResponse(404, {})));
+    await refused.prove();
+    refused.advance(29_999);
+    await refused.prove();
+    refused.advance(1);
+    await refused.prove();
+    expect(refused.calls).toHaveLength(2);
+  });
+});
