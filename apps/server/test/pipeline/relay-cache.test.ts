@@ -194,3 +194,37 @@ describe('coalescing', () => {
     expect(h.audits.filter((a) => a.coalesced)).toHaveLength(1);
   });
 });
+
+describe('statistics 202 and PR file hints', () => {
+  it('a pending (202) statistics answer is returned unchanged and never cached', async () => {
+    const path = `${REPO}/stats/contributors`;
+    const pending = await h.relay({ path });
+    expect(pending.json).toMatchObject({ status: 202, relay: { cache: 'miss' } });
+    const again = await h.relay({ path });
+    expect(again.json.status).toBe(202);
+    expect(upstream(path)).toHaveLength(2);
+    h.advance(5_000);
+    const ready = await h.relay({ path });
+    expect(ready.json).toMatchObject({ status: 200, relay: { cache: 'miss' } });
+    expect((await h.relay({ path })).json.relay.cache).toBe('hit');
+  });
+
+  it('pr_head_sha keeps PR file entries apart per head commit', async () => {
+    const path = `${REPO}/pulls/${String(h.ids.pullNumber)}/files`;
+    const head = h.ids.headSha;
+    const other = 'f'.repeat(40);
+    expect((await h.relay({ path, route_hint: { pr_head_sha: head } })).json.relay.cache).toBe(
+      'miss',
+    );
+    expect((await h.relay({ path, route_hint: { pr_head_sha: other } })).json.relay.cache).toBe(
+      'miss',
+    );
+    expect((await h.relay({ path, route_hint: { pr_head_sha: head } })).json.relay.cache).toBe(
+      'hit',
+    );
+    expect(
+      (await h.relay({ path, route_hint: { pr_head_sha: head, pr_state: 'closed' } })).json.relay
+        .cache,
+    ).toBe('miss');
+  });
+});

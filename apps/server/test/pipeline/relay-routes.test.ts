@@ -323,3 +323,40 @@ describe('424 and 503 answers of the lanes', () => {
     expect(relayEnvelopeSchema.safeParse(answer.json).success).toBe(true);
   });
 });
+
+describe('rule 9: aggregates are never spliced from another identity', () => {
+  it('a later page whose leased identity lost its credential is refused, not served by another', async () => {
+    const sticky = await startRelayHarness();
+    try {
+      await sticky.addPatIdentity(
+        'pat-a',
+        DEMO.users.alice,
+        [{ owner: org, allow_private: false }],
+        500,
+      );
+      await sticky.addPatIdentity('pat-b', DEMO.users.bob, [{ owner: org, allow_private: false }]);
+      sticky.sim.rateLimits.exhaust(ANONYMOUS);
+      const path = `${REPO}/issues`;
+      const page1 = await sticky.relay({ path, query: { per_page: '1', page: '1' } });
+      expect(page1.json.identity).toEqual({ id: 'pat-a', kind: 'pat' });
+      sticky.secrets.delete('secret_pat-a');
+      const page2 = await sticky.relay({ path, query: { per_page: '1', page: '2' } });
+      expect(page2.status).toBe(503);
+      expect(page2.json.error.code).toBe('credentials_unavailable');
+      expect(sticky.sim.requests.find({ path }).map((r) => r.credential)).toEqual([
+        'anonymous',
+        'pat-1',
+        'anonymous',
+      ]);
+      // A new aggregate (page 1) may use the other identity.
+      const restart = await sticky.relay({
+        path,
+        query: { per_page: '1', page: '1' },
+        headers: { 'cache-control': 'max-age=0' },
+      });
+      expect(restart.json.identity).toEqual({ id: 'pat-b', kind: 'pat' });
+    } finally {
+      await sticky.close();
+    }
+  });
+});
