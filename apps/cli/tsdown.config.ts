@@ -12,5 +12,11 @@ export default defineConfig({
   sourcemap: true,
   fixedExtension: false,
   clean: true,
-  noExternal: [/^clipanion/, /^typanion/, /^zod/, /^@relay\//, /^re2js/],
+  deps: {
+    alwaysBundle: [/^clipanion/, /^typanion/, /^zod/, /^@relay\//, /^re2js/],
+    // The emitted JavaScript imports nothing but Node built-ins.
+    onlyImport: [],
+    // Declarations keep referring to the packages' own types instead of inlining them.
+    dts: { neverBundle: true },
+  },
 });

@@ -1,14 +1,23 @@
 #!/usr/bin/env node
-import { createCli } from './create-cli.js';
-import { createNodeDependencies } from './node-dependencies.js';
-import { colorDepthFor } from './terminal-style.js';
+import { CLI_VERSION } from './version.js';
 
-const stdoutIsTTY = process.stdout.isTTY;
-await createCli().runExit(process.argv.slice(2), {
-  colorDepth: colorDepthFor(
-    process.env,
-    stdoutIsTTY,
-    stdoutIsTTY ? process.stdout.getColorDepth() : 1,
-  ),
-  deps: createNodeDependencies({ selfPath: process.argv[1] }),
-});
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
+  // The fast path: the version needs neither clipanion nor any command module.
+  process.stdout.write(`${CLI_VERSION}\n`);
+} else {
+  const [{ createCli }, { createNodeDependencies }, { colorDepthFor }] = await Promise.all([
+    import('./create-cli.js'),
+    import('./node-dependencies.js'),
+    import('./terminal-style.js'),
+  ]);
+  const stdoutIsTTY = process.stdout.isTTY;
+  await createCli().runExit(argv, {
+    colorDepth: colorDepthFor(
+      process.env,
+      stdoutIsTTY,
+      stdoutIsTTY ? process.stdout.getColorDepth() : 1,
+    ),
+    deps: createNodeDependencies({ selfPath: process.argv[1] }),
+  });
+}

@@ -1,0 +1,98 @@
+/**
+ * Start-up cost of the built `relay` binary (build it first: `pnpm build`), against `node -e 0`
+ * measured in the same run: `relay --version`, and a `relay native api` read answered from the
+ * relay's cache (a loopback stub of the relay contract answering a `cache: hit` envelope, so
+ * that only the client's own cost is measured). Prints medians and ratios.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+const bin = join(dirname(dirname(fileURLToPath(import.meta.url))), 'dist', 'main.js');
+
+function run(args: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`${args.join(' ')} exited ${String(code)}`));
+      else resolve(Number(process.hrtime.bigint() - started) / 1e6);
+    });
+  });
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 0
+    ? ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2
+    : (sorted[middle] ?? 0);
+}
+
+const envelope = JSON.stringify({
+  status: 200,
+  headers: { 'content-type': 'application/json; charset=utf-8' },
+  body: { id: 1, full_name: 'acme/widgets', private: false, stargazers_count: 3 },
+  body_encoding: 'json',
+  identity: null,
+  relay: {
+    pool: 'team',
+    request_id: 'bench',
+    cacheable: true,
+    cache: 'hit',
+    stale_ok: false,
+    route_kind: 'repo_view',
+  },
+});
+const server = createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(envelope);
+  });
+});
+await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+const { port } = server.address() as AddressInfo;
+const dir = mkdtempSync(join(tmpdir(), 'relay-bench-'));
+writeFileSync(
+  join(dir, 'auth.json'),
+  JSON.stringify({
+    url: `http://127.0.0.1:${port}`,
+    pool: 'team',
+    token: 'rly_bench',
+    login: 'bench',
+    client: 'bench',
+    timestamp: new Date(0).toISOString(),
+  }),
+  { mode: 0o600 },
+);
+const env = { PATH: process.env.PATH ?? '', RELAY_CONFIG_DIR: dir };
+
+const cases = {
+  'node -e 0': ['-e', '0'],
+  'relay --version': [bin, '--version'],
+  'relay native api (cache hit)': [bin, 'native', 'api', 'repos/acme/widgets'],
+} as const;
+const times: Record<string, number[]> = {};
+for (const name of Object.keys(cases)) times[name] = [];
+for (const args of Object.values(cases)) await run(args, env); // warm the file cache
+for (let i = 0; i < RUNS; i += 1) {
+  for (const [name, args] of Object.entries(cases)) times[name]?.push(await run(args, env));
+}
+server.close();
+rmSync(dir, { recursive: true, force: true });
+
+const baseline = median(times['node -e 0'] ?? []);
+console.log(`${RUNS} runs each, interleaved; medians; Node ${process.version}`);
+for (const [name, values] of Object.entries(times)) {
+  const m = median(values);
+  console.log(
+    `${name.padEnd(30)} ${m.toFixed(1).padStart(7)} ms  ×${(m / baseline).toFixed(2)} of node -e 0`,
+  );
+}
