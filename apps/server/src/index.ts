@@ -100,6 +100,33 @@ export { queryPoolStats } from './storage/stats-query.js';
 export type { StatsFigures, StatsQuery } from './storage/stats-query.js';
 export { createSqliteCacheStore } from './cache/sqlite-cache-store.js';
 
+// The relay pipeline (POST /v1/forge/request)
+export { createRelayPipeline, statusOfFailure } from './pipeline/relay-pipeline.js';
+export type {
+  PipelineCaller,
+  RelayPipeline,
+  RelayPipelineDeps,
+  RelayPipelineInput,
+  RelayPipelineOutcome,
+} from './pipeline/relay-pipeline.js';
+export { RELAY_REQUEST_PATH, createRelayRoute } from './pipeline/relay-route.js';
+export { createRelayPipelineDeps } from './pipeline/pipeline-wiring.js';
+export type { RelayPipelineWiring } from './pipeline/pipeline-wiring.js';
+export { failWith, fallBackLocal } from './pipeline/pipeline-failure.js';
+export type {
+  PipelineError,
+  PipelineFailure,
+  PipelineFallback,
+} from './pipeline/pipeline-failure.js';
+export { createPoolPolicyCache } from './pipeline/pool-policy-cache.js';
+export type { PoolPolicyCache, PoolPolicyCacheOptions } from './pipeline/pool-policy-cache.js';
+export { createVisibilityGuard } from './pipeline/visibility-guard.js';
+export type { VisibilityGuard, VisibilityGuardOptions } from './pipeline/visibility-guard.js';
+export { createRewriteSnapshotLoader, passesStructuralCheck } from './pipeline/rewrite-snapshot.js';
+export type { RewriteSnapshot, RewriteSnapshotLoader } from './pipeline/rewrite-snapshot.js';
+export { buildEnvelope } from './pipeline/envelope-builder.js';
+export type { EnvelopeAnswer, EnvelopeFacts } from './pipeline/envelope-builder.js';
+
 // Configuration and start-up
 export {
   DEFAULT_FORGE_LOG_HOSTS,
