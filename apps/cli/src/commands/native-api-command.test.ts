@@ -16,6 +16,8 @@ import { QUOTA_NOTICE } from '../native-api-runner.js';
 let relay: StubRelay | undefined;
 let dir: ReturnType<typeof createTempDir>;
 const NATIVE = '/opt/gh/bin/gh';
+/** The system jq, when the machine has one (the delegation table covers a missing jq). */
+const JQ = await createNodeDependencies({ selfPath: undefined }).findExecutable('jq', process.env);
 
 beforeEach(() => {
   dir = createTempDir();
@@ -167,29 +169,30 @@ describe('relay native api: relayed reads', () => {
     );
   });
 
-  it('filters each page through the system jq, raw strings and compact JSON', async () => {
-    const deps = await setup((_body, index) =>
-      index === 0
-        ? {
-            status: 200,
-            json: envelopeOf([{ t: 'a' }], {
-              headers: { link: '<https://x/r?page=2>; rel="next"' },
-            }),
-          }
-        : { status: 200, json: envelopeOf([{ t: 'b' }]) },
-    );
-    const real = createNodeDependencies({ selfPath: undefined });
-    const jq = await real.findExecutable('jq', process.env);
-    if (jq === undefined) return; // the machine has no jq: the delegation test covers it
-    const withJq = {
-      ...deps,
-      runProcess: real.runProcess,
-      findExecutable: real.findExecutable,
-      env: { ...deps.env, PATH: process.env.PATH },
-    };
-    const result = await runCli(['native', 'api', 'r', '--paginate', '--jq', '.[].t'], withJq);
-    expect(result).toMatchObject({ code: 0, stdout: 'a\nb\n' });
-  });
+  it.skipIf(JQ === undefined)(
+    'filters each page through the system jq, raw strings and compact JSON',
+    async () => {
+      const deps = await setup((_body, index) =>
+        index === 0
+          ? {
+              status: 200,
+              json: envelopeOf([{ t: 'a' }], {
+                headers: { link: '<https://x/r?page=2>; rel="next"' },
+              }),
+            }
+          : { status: 200, json: envelopeOf([{ t: 'b' }]) },
+      );
+      const real = createNodeDependencies({ selfPath: undefined });
+      const withJq = {
+        ...deps,
+        runProcess: real.runProcess,
+        findExecutable: real.findExecutable,
+        env: { ...deps.env, PATH: process.env.PATH },
+      };
+      const result = await runCli(['native', 'api', 'r', '--paginate', '--jq', '.[].t'], withJq);
+      expect(result).toMatchObject({ code: 0, stdout: 'a\nb\n' });
+    },
+  );
 
   it('prints the quota notice after a bare rate_limit read', async () => {
     const deps = await setup(() => ({
