@@ -49,6 +49,7 @@ describe('createAuditRetention', () => {
     const deletes: number[] = [];
     const counting: AuditStore = {
       insertBatch: (r) => store.insertBatch(r),
+      deleteRollupsBefore: (day) => store.deleteRollupsBefore(day),
       deleteOlderThan: async (cutoff, limit) => {
         const deleted = await store.deleteOlderThan(cutoff, limit);
         deletes.push(deleted);
@@ -78,6 +79,32 @@ describe('createAuditRetention', () => {
 
     clock.now += 2 * DAY;
     expect(await retention.runOnce()).toBe(2);
+  });
+
+  it('drops the daily rollups of days wholly past the cutoff', async () => {
+    const database = await openSqliteDatabase(':memory:');
+    open.push(database);
+    const store = createAuditStore(database.db);
+    await store.insertBatch([
+      record(1, NOW - 32 * DAY),
+      record(2, NOW - 30 * DAY - 1000),
+      record(3, NOW - DAY),
+      record(4, NOW - 30 * DAY + 1000),
+    ]);
+    const retention = createAuditRetention({ store, now: () => NOW });
+    expect(await retention.runOnce()).toBe(2);
+    const days = await database.db
+      .selectFrom('audit_daily')
+      .select(['day', 'requests'])
+      .orderBy('day')
+      .execute();
+    // The cutoff falls at the start of 2030-05-02: that day stays, the day before goes.
+    expect(days).toEqual([
+      { day: '2030-05-02', requests: 1 },
+      { day: '2030-05-31', requests: 1 },
+    ]);
+    const callers = await database.db.selectFrom('audit_daily_callers').select('day').execute();
+    expect(callers.map((c) => c.day).sort()).toEqual(['2030-05-02', '2030-05-31']);
   });
 
   it('stops after maxBatches and leaves the rest to the next run', async () => {

@@ -1,5 +1,6 @@
 import { AUDIT_MAINTENANCE_INTERVAL_MS, AUDIT_RETENTION_MS } from '@relay/protocol';
 import type { AuditStore } from '../storage/audit-store.js';
+import { toDay } from '../storage/audit-rollup.js';
 
 /** Schedules `run` every `ms` milliseconds; returns a cancel function. */
 export type ScheduleEvery = (ms: number, run: () => void) => () => void;
@@ -64,7 +65,10 @@ export function createAuditRetention(options: AuditRetentionOptions): AuditReten
   let running: Promise<number> | undefined;
 
   async function run(): Promise<number> {
-    const cutoffIso = new Date(options.now() - retentionMs).toISOString();
+    const cutoff = options.now() - retentionMs;
+    const cutoffIso = new Date(cutoff).toISOString();
+    // A rollup day goes once all of it is past the cutoff.
+    await options.store.deleteRollupsBefore(toDay(cutoff));
     let total = 0;
     for (let batch = 0; batch < maxBatches; batch++) {
       const deleted = await options.store.deleteOlderThan(cutoffIso, batchSize);

@@ -64,6 +64,7 @@ function gatedStore(inner: AuditStore) {
         await inner.insertBatch(records);
       },
       deleteOlderThan: inner.deleteOlderThan.bind(inner),
+      deleteRollupsBefore: inner.deleteRollupsBefore.bind(inner),
     } satisfies AuditStore,
     reset: () => {
       gate = new Promise<void>((resolve) => (release = resolve));
@@ -149,6 +150,7 @@ describe('createAuditWriter', () => {
           return inner.insertBatch(records);
         },
         deleteOlderThan: inner.deleteOlderThan.bind(inner),
+        deleteRollupsBefore: inner.deleteRollupsBefore.bind(inner),
       },
       batchSize: 1,
       schedule: manualTimer().schedule,

@@ -1,10 +1,14 @@
 import type { Kysely } from 'kysely';
 import type { AuditRecord } from '../audit/audit-record.js';
+import { rollUp } from './audit-rollup.js';
 import type { DatabaseSchema } from './database-schema.js';
 
 /** Audit row storage. */
 export interface AuditStore {
-  /** Inserts a batch of rows in one statement. */
+  /**
+   * Inserts a batch of rows and adds them to the daily rollups, in one transaction. Request
+   * ids are unique: a batch holding a stored request id fails as a whole.
+   */
   insertBatch(records: readonly AuditRecord[]): Promise<void>;
   /**
    * Deletes at most `limit` rows that occurred before `cutoffIso`.
@@ -12,6 +16,8 @@ export interface AuditStore {
    * @returns how many rows were deleted
    */
   deleteOlderThan(cutoffIso: string, limit: number): Promise<number>;
+  /** Deletes the daily rollups of days before `day` (`YYYY-MM-DD`). */
+  deleteRollupsBefore(day: string): Promise<void>;
 }
 
 /**
@@ -23,30 +29,70 @@ export function createAuditStore(db: Kysely<DatabaseSchema>): AuditStore {
   return {
     async insertBatch(records) {
       if (records.length === 0) return;
-      await db
-        .insertInto('audit')
-        .values(
-          records.map((record) => ({
-            request_id: record.requestId,
-            occurred_at: new Date(record.occurredAt).toISOString(),
-            pool_id: record.poolId,
-            caller_id: record.callerId,
-            client_id: record.clientId,
-            route_key: record.routeKey,
-            route_kind: record.routeKind,
-            identity_id: record.identityId,
-            status: record.status,
-            error_code: record.errorCode,
-            fallback_reason: record.fallbackReason,
-            backend: record.backend,
-            cache_result: record.cacheResult,
-            cacheable: record.cacheable ? 1 : 0,
-            coalesced: record.coalesced ? 1 : 0,
-            duration_ms: Math.max(0, Math.round(record.durationMs)),
-          })),
-        )
-        .onConflict((oc) => oc.column('request_id').doNothing())
-        .execute();
+      const { pools, callers } = rollUp(records);
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('audit')
+          .values(
+            records.map((record) => ({
+              request_id: record.requestId,
+              occurred_at: new Date(record.occurredAt).toISOString(),
+              pool_id: record.poolId,
+              caller_id: record.callerId,
+              client_id: record.clientId,
+              route_key: record.routeKey,
+              route_kind: record.routeKind,
+              identity_id: record.identityId,
+              status: record.status,
+              error_code: record.errorCode,
+              fallback_reason: record.fallbackReason,
+              backend: record.backend,
+              cache_result: record.cacheResult,
+              cacheable: record.cacheable ? 1 : 0,
+              coalesced: record.coalesced ? 1 : 0,
+              duration_ms: Math.max(0, Math.round(record.durationMs)),
+            })),
+          )
+          .execute();
+        await trx
+          .insertInto('audit_daily')
+          .values(pools)
+          .onConflict((oc) =>
+            oc
+              .columns(['pool_id', 'day', 'route_kind', 'backend', 'fallback_reason'])
+              .doUpdateSet((eb) => ({
+                requests: eb('audit_daily.requests', '+', eb.ref('excluded.requests')),
+                service_errors: eb(
+                  'audit_daily.service_errors',
+                  '+',
+                  eb.ref('excluded.service_errors'),
+                ),
+                local_fallbacks: eb(
+                  'audit_daily.local_fallbacks',
+                  '+',
+                  eb.ref('excluded.local_fallbacks'),
+                ),
+                hits: eb('audit_daily.hits', '+', eb.ref('excluded.hits')),
+                eligible: eb('audit_daily.eligible', '+', eb.ref('excluded.eligible')),
+                eligible_hits: eb(
+                  'audit_daily.eligible_hits',
+                  '+',
+                  eb.ref('excluded.eligible_hits'),
+                ),
+                coalesced: eb('audit_daily.coalesced', '+', eb.ref('excluded.coalesced')),
+              })),
+          )
+          .execute();
+        await trx
+          .insertInto('audit_daily_callers')
+          .values(callers)
+          .onConflict((oc) =>
+            oc.columns(['pool_id', 'day', 'caller_id']).doUpdateSet((eb) => ({
+              requests: eb('audit_daily_callers.requests', '+', eb.ref('excluded.requests')),
+            })),
+          )
+          .execute();
+      });
     },
 
     async deleteOlderThan(cutoffIso, limit) {
@@ -63,6 +109,11 @@ export function createAuditStore(db: Kysely<DatabaseSchema>): AuditStore {
         )
         .executeTakeFirst();
       return Number(result.numDeletedRows);
+    },
+
+    async deleteRollupsBefore(day) {
+      await db.deleteFrom('audit_daily').where('day', '<', day).execute();
+      await db.deleteFrom('audit_daily_callers').where('day', '<', day).execute();
     },
   };
 }

@@ -90,6 +90,31 @@ export interface DatabaseSchema {
     coalesced: number;
     duration_ms: number;
   };
+  /**
+   * Daily pool figures, kept with the audit rows so that a 30-day stats query reads a few
+   * thousand rollup rows instead of a million audit rows. '' stands for an absent value.
+   */
+  audit_daily: {
+    pool_id: string;
+    day: string;
+    route_kind: string;
+    backend: string;
+    fallback_reason: string;
+    requests: number;
+    service_errors: number;
+    local_fallbacks: number;
+    hits: number;
+    eligible: number;
+    eligible_hits: number;
+    coalesced: number;
+  };
+  /** Daily requests per caller of a pool. */
+  audit_daily_callers: {
+    pool_id: string;
+    day: string;
+    caller_id: string;
+    requests: number;
+  };
   /** Shared cache entries of the SQLite CacheStore. */
   cache_entries: {
     cache_key: string;

@@ -48,6 +48,8 @@ describe('migrations', () => {
       const tables = await database.db.introspection.getTables();
       expect(tables.map((t) => t.name).sort()).toEqual([
         'audit',
+        'audit_daily',
+        'audit_daily_callers',
         'cache_entries',
         'caller_clients',
         'caller_grants',

@@ -145,13 +145,62 @@ export function createMigrations(options: MigrationOptions): Readonly<Record<str
           .addColumn('coalesced', 'integer', (col) => col.notNull())
           .addColumn('duration_ms', 'integer', (col) => col.notNull())
           .execute();
-        // Stats read one pool's window; retention deletes by age.
+        // Stats read one pool's window from covering indexes (no table lookups at a million
+        // rows); retention deletes by age.
         await db.schema
-          .createIndex('audit_pool_time')
+          .createIndex('audit_pool_window')
           .on('audit')
-          .columns(['pool_id', 'occurred_at'])
+          .columns([
+            'pool_id',
+            'occurred_at',
+            'route_kind',
+            'backend',
+            'fallback_reason',
+            'error_code',
+            'status',
+            'cache_result',
+            'cacheable',
+            'coalesced',
+            'caller_id',
+          ])
+          .execute();
+        await db.schema
+          .createIndex('audit_pool_caller')
+          .on('audit')
+          .columns(['pool_id', 'caller_id', 'occurred_at', 'client_id', 'route_kind'])
           .execute();
         await db.schema.createIndex('audit_time').on('audit').column('occurred_at').execute();
+
+        await db.schema
+          .createTable('audit_daily')
+          .addColumn('pool_id', 'varchar(100)', (col) => col.notNull())
+          .addColumn('day', 'varchar(10)', (col) => col.notNull())
+          .addColumn('route_kind', 'varchar(64)', (col) => col.notNull())
+          .addColumn('backend', 'varchar(16)', (col) => col.notNull())
+          .addColumn('fallback_reason', 'varchar(64)', (col) => col.notNull())
+          .addColumn('requests', 'integer', (col) => col.notNull())
+          .addColumn('service_errors', 'integer', (col) => col.notNull())
+          .addColumn('local_fallbacks', 'integer', (col) => col.notNull())
+          .addColumn('hits', 'integer', (col) => col.notNull())
+          .addColumn('eligible', 'integer', (col) => col.notNull())
+          .addColumn('eligible_hits', 'integer', (col) => col.notNull())
+          .addColumn('coalesced', 'integer', (col) => col.notNull())
+          .addPrimaryKeyConstraint('audit_daily_pk', [
+            'pool_id',
+            'day',
+            'route_kind',
+            'backend',
+            'fallback_reason',
+          ])
+          .execute();
+        await db.schema
+          .createTable('audit_daily_callers')
+          .addColumn('pool_id', 'varchar(100)', (col) => col.notNull())
+          .addColumn('day', 'varchar(10)', (col) => col.notNull())
+          .addColumn('caller_id', 'varchar(64)', (col) => col.notNull())
+          .addColumn('requests', 'integer', (col) => col.notNull())
+          .addPrimaryKeyConstraint('audit_daily_callers_pk', ['pool_id', 'day', 'caller_id'])
+          .execute();
 
         await db.schema
           .createTable('cache_entries')
@@ -163,6 +212,8 @@ export function createMigrations(options: MigrationOptions): Readonly<Record<str
       async down(db: Kysely<unknown>) {
         for (const table of [
           'cache_entries',
+          'audit_daily_callers',
+          'audit_daily',
           'audit',
           'string_rewrite_policy',
           'identity_scopes',

@@ -39,6 +39,8 @@ export async function openSqliteDatabase(
   try {
     sqlite = new Database(path);
     if (path !== ':memory:') sqlite.pragma('journal_mode = WAL');
+    // WAL + NORMAL: no corruption on a crash; a power loss may drop the last commits.
+    sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
   } catch (cause) {

@@ -76,6 +76,8 @@ export interface RelayHarnessOptions {
   /** Replaces ports of the pipeline (fault injection). */
   readonly override?: (deps: RelayPipelineDeps) => RelayPipelineDeps;
   readonly isOverloaded?: () => boolean;
+  /** RELAY_FORGE_APP_ID. */
+  readonly forgeAppId?: number;
 }
 
 /**
@@ -127,6 +129,7 @@ export async function startRelayHarness(options: RelayHarnessOptions = {}): Prom
     },
     readSecret: (name) => Promise.resolve(secrets.get(name)),
     forgeApiUrl: sim.urls.api,
+    forgeAppId: options.forgeAppId,
     ...(options.maxResponseBytes === undefined
       ? {}
       : { maxResponseBytes: options.maxResponseBytes }),

@@ -1,0 +1,67 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { DEMO } from '@relay/forge-sim';
+import { afterEach, describe, expect, it } from 'vitest';
+import { POOL, startRelayHarness, type RelayHarness } from './relay-harness.js';
+
+/** forge_app identities in the pipeline: the installation token flow and its 503. */
+const APP_ID = 4242;
+const INSTALLATION = 77;
+let h: RelayHarness | undefined;
+
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+function rsaKeys(privateType: 'pkcs8' | 'pkcs1') {
+  return generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: privateType, format: 'pem' },
+  });
+}
+
+async function registerApp(harness: RelayHarness, privateKey: string) {
+  harness.secrets.set('acme_signing_binding', privateKey);
+  await harness.services.identities.upsert(
+    POOL,
+    {
+      id: 'app-acme',
+      kind: 'forge_app',
+      login: 'relay-app[bot]',
+      secret_ref: 'acme_signing_binding',
+      installation_id: INSTALLATION,
+      scopes: [{ owner: DEMO.org, allow_private: false }],
+      weight: 100,
+    },
+    new Date(harness.sim.clock.now()).toISOString(),
+    '{}',
+  );
+}
+
+describe('forge_app identities', () => {
+  it('mint an installation token through the exchange and serve with it, to the API host only', async () => {
+    h = await startRelayHarness({ forgeAppId: APP_ID });
+    const keys = rsaKeys('pkcs8');
+    h.sim.apps.addApp({ id: APP_ID, publicKeyPem: keys.publicKey });
+    h.sim.apps.addInstallation({ id: INSTALLATION, appId: APP_ID, account: DEMO.org });
+    await registerApp(h, keys.privateKey);
+    const answer = await h.relay({ path: '/rate_limit' });
+    expect(answer.status).toBe(200);
+    expect(answer.json.identity).toEqual({ id: 'app-acme', kind: 'forge_app' });
+    const credentials = h.sim.requests.entries.map((r) => [r.method, r.credential]);
+    expect(credentials[0]).toEqual(['POST', 'jwt']);
+    expect(credentials[1]?.[1]).toMatch(/^inst-77/);
+    expect(answer.text).not.toContain('PRIVATE KEY');
+  });
+
+  it('a PKCS#1 key → 503 forge_app_key_format, nothing sent upstream', async () => {
+    h = await startRelayHarness({ forgeAppId: APP_ID });
+    await registerApp(h, rsaKeys('pkcs1').privateKey);
+    const answer = await h.relay({ path: '/rate_limit' });
+    expect(answer.status).toBe(503);
+    expect(answer.json.error.code).toBe('forge_app_key_format');
+    expect(answer.text).not.toContain('acme_signing_binding');
+    expect(h.sim.requests.entries).toHaveLength(0);
+  });
+});
