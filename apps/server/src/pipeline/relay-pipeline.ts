@@ -554,14 +554,21 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
     const route = classified.value;
     trace.routeKind = route.kind;
     trace.routeKey = toRouteKey(route);
-    const served = await serve({
-      requestId: input.requestId,
-      request,
-      policy: policy.value,
-      route,
-      rewriteCheck: toTransportCheck(snapshot.value),
-      trace,
-    });
+    let served: Awaited<ReturnType<typeof serve>>;
+    try {
+      served = await serve({
+        requestId: input.requestId,
+        request,
+        policy: policy.value,
+        route,
+        rewriteCheck: toTransportCheck(snapshot.value),
+        trace,
+      });
+    } catch (error) {
+      // An unexpected failure is still one audited request; the app's onError reports it.
+      finish({ kind: 'failure', failure: failWith('internal_error') });
+      throw error;
+    }
     return finish(
       served.ok
         ? { kind: 'envelope', envelope: served.envelope }

@@ -291,3 +291,25 @@ describe('owner gate and public-visibility guard', () => {
     expect(h.sim.requests.entries).toHaveLength(0);
   });
 });
+
+describe('unexpected failures', () => {
+  it('a storage failure after the audit boundary → 500 internal_error, still audited', async () => {
+    const broken = await startRelayHarness({
+      override: (deps) => ({
+        ...deps,
+        listIdentities: () => Promise.reject(new Error('database is locked')),
+      }),
+    });
+    try {
+      const answer = await broken.relay({ path: '/rate_limit' });
+      expect(answer.status).toBe(500);
+      expect(errorOf(answer.json).code).toBe('internal_error');
+      expect(answer.text).not.toContain('locked');
+      expect(broken.audits.map((a) => [a.routeKind, a.errorCode, a.status])).toEqual([
+        ['rate_limit', 'internal_error', 500],
+      ]);
+    } finally {
+      await broken.close();
+    }
+  });
+});
