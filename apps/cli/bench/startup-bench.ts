@@ -1,8 +1,9 @@
 /**
  * Start-up cost of the built `relay` binary (build it first: `pnpm build`), against `node -e 0`
  * measured in the same run: `relay --version`, and a `relay native api` read answered from the
- * relay's cache (a loopback stub of the relay contract answering a `cache: hit` envelope, so
- * that only the client's own cost is measured). Prints medians and ratios.
+ * relay's cache, twice: from a loopback stub of the relay contract answering a `cache: hit`
+ * envelope (the client's own cost), and from the real relay-server over @relay/forge-sim after a
+ * warming read (the whole round trip). Prints medians and ratios.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +12,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createForgeSim, seedDemoWorld } from '@relay/forge-sim';
+import { loadServerConfig, startServer } from '@relay/server';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const bin = join(dirname(dirname(fileURLToPath(import.meta.url))), 'dist', 'main.js');
@@ -74,19 +77,47 @@ writeFileSync(
 );
 const env = { PATH: process.env.PATH ?? '', RELAY_CONFIG_DIR: dir };
 
+// The real relay-server over @relay/forge-sim: log in once, warm the cache, then measure hits.
+const sim = await createForgeSim();
+seedDemoWorld(sim.world);
+const config = loadServerConfig({
+  RELAY_PORT: '0',
+  RELAY_DATABASE: ':memory:',
+  RELAY_FORGE_API_URL: sim.urls.api,
+  RELAY_FORGE_WEB_URL: sim.urls.web,
+  RELAY_FORGE_RAW_URL: sim.urls.raw,
+  ALLOWED_FORGE_ORG: 'acme',
+  DEFAULT_LOGIN_POOL: 'team',
+  DEFAULT_ALLOWED_OWNERS: 'acme',
+});
+if (!config.ok) throw new Error('invalid bench configuration');
+const relayServer = await startServer(config.value);
+const realDir = mkdtempSync(join(tmpdir(), 'relay-bench-real-'));
+const realEnv = {
+  PATH: process.env.PATH ?? '',
+  RELAY_CONFIG_DIR: realDir,
+  GH_TOKEN: sim.tokens.addPat({ login: 'alice' }).token,
+};
+await run([bin, 'login', relayServer.url], realEnv);
+
 const cases = {
   'node -e 0': ['-e', '0'],
   'relay --version': [bin, '--version'],
-  'relay native api (cache hit)': [bin, 'native', 'api', 'repos/acme/widgets'],
+  'relay native api (stub hit)': [bin, 'native', 'api', 'repos/acme/widgets'],
+  'relay native api (server hit)': [bin, 'native', 'api', 'repos/acme/widgets'],
 } as const;
+const envOf = (name: string) => (name.endsWith('(server hit)') ? realEnv : env);
 const times: Record<string, number[]> = {};
 for (const name of Object.keys(cases)) times[name] = [];
-for (const args of Object.values(cases)) await run(args, env); // warm the file cache
+for (const [name, args] of Object.entries(cases)) await run(args, envOf(name)); // warm caches
 for (let i = 0; i < RUNS; i += 1) {
-  for (const [name, args] of Object.entries(cases)) times[name]?.push(await run(args, env));
+  for (const [name, args] of Object.entries(cases)) times[name]?.push(await run(args, envOf(name)));
 }
 server.close();
+await relayServer.close();
+await sim.close();
 rmSync(dir, { recursive: true, force: true });
+rmSync(realDir, { recursive: true, force: true });
 
 const baseline = median(times['node -e 0'] ?? []);
 console.log(`${RUNS} runs each, interleaved; medians; Node ${process.version}`);

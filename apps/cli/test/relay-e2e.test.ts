@@ -154,6 +154,39 @@ describe('the built relay against relay-server and the simulated forge', () => {
     expect(sim.requests.entries.length).toBe(forgeReadsBefore);
   }, 30_000);
 
+  it('relays native api reads through the real pipeline, from cache the second time, and falls back for a private repository', async () => {
+    const native = writeFakeNative(dir.path);
+    const readEnv = { ...env, RELAY_NATIVE_CLI: native, RELAY_RETRIES: '0' };
+    expect((await relay(['login', server.url], readEnv)).code).toBe(0);
+
+    const first = await relay(['native', 'api', 'repos/acme/widgets'], readEnv);
+    expect(first).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(first.stdout.toString())).toMatchObject({
+      full_name: 'acme/widgets',
+      private: false,
+    });
+    const forgeCalls = sim.requests.entries.length;
+    const second = await relay(['native', 'api', 'repos/acme/widgets'], readEnv);
+    expect(second.stdout.equals(first.stdout)).toBe(true);
+    expect(sim.requests.entries.length).toBe(forgeCalls);
+
+    const jq = await relay(
+      ['native', 'api', 'repos/acme/widgets/issues', '--paginate', '--jq', '.[].title'],
+      readEnv,
+    );
+    expect(jq.code).toBe(0);
+    expect(jq.stdout.toString().length).toBeGreaterThan(0);
+
+    const secret = await relay(['native', 'api', 'repos/acme/secret-sauce'], readEnv);
+    expect(secret.code).toBe(7);
+    expect(readFileSync(join(dir.path, 'native-argv'), 'utf8')).toBe(
+      'api\nrepos/acme/secret-sauce\n',
+    );
+    expect(readFileSync(join(dir.path, 'native-env'), 'utf8')).toContain(
+      `GH_TOKEN=${env.GH_TOKEN ?? ''}`,
+    );
+  }, 60_000);
+
   it('refuses a login for an account outside the organization, with exit 4', async () => {
     const { token } = sim.tokens.addPat({ login: 'carol' });
     const result = await relay(['login', server.url], { ...env, GH_TOKEN: token });
