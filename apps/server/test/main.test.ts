@@ -61,9 +61,25 @@ describe('relay-server', () => {
       const response = await fetch(`${url}/.well-known/relay`);
       const body = discoveryDocumentSchema.parse(await response.json());
       expect(body).toMatchObject({ service: 'relay', api_base: url, default_pool: 'team' });
+      const admin = await fetch(`${url}/v1/admin/string-rewrites?token=query-secret`, {
+        headers: { authorization: 'Bearer not-the-admin-token-value' },
+      });
+      expect(admin.status).toBe(401);
+      await admin.text();
       server.child.kill(signal);
       expect(await server.exited).toBe(0);
       expect(server.output().stdout).toContain('relay-server stopped');
+      const lines = server
+        .output()
+        .stdout.split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(lines.map((l) => [l.route, l.status])).toEqual([
+        ['/.well-known/relay', 200],
+        ['/v1/admin/string-rewrites', 401],
+      ]);
+      expect(server.output().stdout).not.toContain('query-secret');
+      expect(server.output().stdout).not.toContain('not-the-admin-token-value');
     },
     20_000,
   );
