@@ -345,15 +345,11 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
       rewriteCheck,
     };
 
-    // Cache hints: job logs are cacheable only once their run completed (the preflight).
     const prHeadSha = request.route_hint?.pr_head_sha;
-    const hints: CacheHints = {
+    let hints: CacheHints = {
       ...(route.cache.policy === 'immutable' ? { immutable: true } : {}),
       ...(prHeadSha === undefined ? {} : { prHeadSha }),
       ...(route.largePayload && !route.log ? { largePayload: true } : {}),
-      ...(route.log && route.cache.bypass === undefined
-        ? { runCompleted: await isJobCompleted(anonymousRead, route.upstreamPath) }
-        : {}),
     };
     const cacheKey = createCacheKey({
       method: 'GET',
@@ -367,13 +363,15 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
     });
     const headers = lookupHeaders(route);
     const stored = route.cache.bypass === undefined ? await deps.cache.get(cacheKey) : undefined;
-    let decision = decideLookup({
-      routeKind: route.kind,
-      hints,
-      headers,
-      entry: stored,
-      now: deps.now(),
-    });
+    const lookup = () =>
+      decideLookup({ routeKind: route.kind, hints, headers, entry: stored, now: deps.now() });
+    let decision = lookup();
+    if (decision.kind === 'bypass' && decision.reason === 'log') {
+      // A job log without a usable entry is cacheable only once its run completed: the preflight.
+      // A failed preflight leaves it uncached and fetched directly.
+      hints = { ...hints, runCompleted: await isJobCompleted(anonymousRead, route.upstreamPath) };
+      decision = lookup();
+    }
     trace.cacheable = decision.kind !== 'bypass';
 
     if (decision.kind === 'probe') {

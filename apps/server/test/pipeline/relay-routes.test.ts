@@ -65,6 +65,8 @@ describe('1. job logs', () => {
     expect(hit.json.relay.cache).toBe('hit');
     expect(hit.json.body).toBe(miss.json.body);
     expect(upstream(logPath())).toHaveLength(1);
+    // The preflight (public job metadata) ran once, for the miss only.
+    expect(upstream(logPath().replace(/\/logs$/, ''))).toHaveLength(1);
     h.advance(3_600_000);
     const probed = await h.relay({ path: logPath() });
     expect(probed.json.relay.cache).toBe('hit');
