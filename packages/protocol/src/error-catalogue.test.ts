@@ -25,6 +25,8 @@ describe('ERROR_CATALOGUE', () => {
     ['org_membership_required', 403],
     ['identity_conflict', 409],
     ['string_rewrite_revision_conflict', 409],
+    ['client_name_ambiguous', 409],
+    ['caller_ambiguous', 409],
     ['fallback_local', 424],
     ['internal_error', 500],
     ['forge_redirect_denied', 502],

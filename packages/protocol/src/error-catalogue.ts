@@ -38,6 +38,16 @@ export const ERROR_CATALOGUE = {
     exitCode: 1,
     summary: 'The expected revision is not the current one.',
   },
+  client_name_ambiguous: {
+    status: 409,
+    exitCode: 1,
+    summary: 'The client name matches more than one historical client.',
+  },
+  caller_ambiguous: {
+    status: 409,
+    exitCode: 1,
+    summary: 'Several historical callers match this account; an operator must decide.',
+  },
   payload_too_large: { status: 413, exitCode: 1, summary: 'The request body is too large.' },
   unsupported_media_type: {
     status: 415,
@@ -162,6 +172,18 @@ export const CLIENT_ERROR_CATALOGUE = {
     summary: 'pr view with commits, comments or reviews needs the native CLI.',
   },
   unsupported_run_export: { exitCode: 1, summary: 'This run export needs the native CLI.' },
+  native_token_missing: {
+    exitCode: 4,
+    summary: 'No forge token: set GH_TOKEN or GITHUB_TOKEN, or run `gh auth login`.',
+  },
+  insecure_url: {
+    exitCode: 1,
+    summary: 'The URL must use https (http only for loopback hosts).',
+  },
+  redirect_refused: {
+    exitCode: 1,
+    summary: 'The server redirected to another origin or scheme; the request was refused.',
+  },
   not_logged_in: { exitCode: 4, summary: 'No saved login: run `relay login`.' },
   invalid_config: { exitCode: 1, summary: 'The saved login or the local rules file is invalid.' },
   relay_unreachable: { exitCode: 1, summary: 'The relay server could not be reached.' },
