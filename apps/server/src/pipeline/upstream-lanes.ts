@@ -321,5 +321,8 @@ export async function readUpstream(
   if (mode === 'pooled') return tryPooled(context, revalidation, false);
   const anonymous = await tryAnonymous(context, revalidation);
   if (anonymous !== undefined) return anonymous;
+  if (mode === 'anonymous_only') {
+    return unavailable('web_only_unavailable', fallBackLocal('web_only_unavailable'));
+  }
   return tryPooled(context, revalidation, true);
 }
