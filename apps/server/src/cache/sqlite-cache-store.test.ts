@@ -1,6 +1,5 @@
 import { afterEach, describe, it } from 'vitest';
-// @relay/cache does not export its `./testing` subpath yet; the contract is read from source.
-import { runCacheStoreContract } from '../../../../packages/cache/src/testing.js';
+import { runCacheStoreContract } from '@relay/cache/testing';
 import { openSqliteDatabase, type RelayDatabase } from '../storage/sqlite-database.js';
 import { createSqliteCacheStore } from './sqlite-cache-store.js';
 
