@@ -1,30 +1,8 @@
 import { CLIENT_ERROR_CATALOGUE, ERROR_CATALOGUE, isErrorCode } from '@relay/protocol';
 import type { ClientErrorCode, ErrorCode, FallbackReason } from '@relay/protocol';
 
-/**
- * Codes the CLI raises that neither catalogue of `@relay/protocol` names yet (see the README):
- * a missing native forge token, a refused login URL and a refused redirect.
- */
-export const CLI_LOCAL_ERRORS = {
-  native_token_missing: {
-    exitCode: 4,
-    summary: 'No forge token: set GH_TOKEN or GITHUB_TOKEN, or run `gh auth login`.',
-  },
-  insecure_url: {
-    exitCode: 1,
-    summary: 'The URL must use https (http only for loopback hosts).',
-  },
-  redirect_refused: {
-    exitCode: 1,
-    summary: 'The server redirected to another origin or scheme; the request was refused.',
-  },
-} as const;
-
-/** A code of {@link CLI_LOCAL_ERRORS}. */
-export type CliLocalErrorCode = keyof typeof CLI_LOCAL_ERRORS;
-
-/** Every code the CLI can end with: the server's, the client catalogue's, and the local ones. */
-export type CliErrorCode = ErrorCode | ClientErrorCode | CliLocalErrorCode;
+/** Every code the CLI can end with: the server catalogue's and the client catalogue's. */
+export type CliErrorCode = ErrorCode | ClientErrorCode;
 
 /** The details a {@link CliError} carries besides its code. */
 export interface CliErrorDetails {
@@ -38,21 +16,15 @@ export interface CliErrorDetails {
   readonly requestId?: string;
 }
 
-/** The exit code of a CLI error code: the catalogue's, else 1. */
+/** The exit code of a CLI error code, from its catalogue. */
 export function exitCodeOf(code: CliErrorCode): number {
   if (isErrorCode(code)) return ERROR_CATALOGUE[code].exitCode;
-  if (Object.hasOwn(CLIENT_ERROR_CATALOGUE, code)) {
-    return CLIENT_ERROR_CATALOGUE[code as ClientErrorCode].exitCode;
-  }
-  return CLI_LOCAL_ERRORS[code as CliLocalErrorCode].exitCode;
+  return CLIENT_ERROR_CATALOGUE[code].exitCode;
 }
 
 function summaryOf(code: CliErrorCode): string {
   if (isErrorCode(code)) return ERROR_CATALOGUE[code].summary;
-  if (Object.hasOwn(CLIENT_ERROR_CATALOGUE, code)) {
-    return CLIENT_ERROR_CATALOGUE[code as ClientErrorCode].summary;
-  }
-  return CLI_LOCAL_ERRORS[code as CliLocalErrorCode].summary;
+  return CLIENT_ERROR_CATALOGUE[code].summary;
 }
 
 /**

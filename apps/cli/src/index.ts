@@ -17,8 +17,8 @@ export type {
 } from './cli-dependencies.js';
 
 // Errors
-export { CLI_LOCAL_ERRORS, CliError, exitCodeOf, formatCliError } from './cli-error.js';
-export type { CliErrorCode, CliErrorDetails, CliLocalErrorCode } from './cli-error.js';
+export { CliError, exitCodeOf, formatCliError } from './cli-error.js';
+export type { CliErrorCode, CliErrorDetails } from './cli-error.js';
 
 // Saved login and caller auth
 export {

@@ -29,7 +29,7 @@ export type RelayReply =
   | {
       readonly kind: 'error';
       readonly status: number;
-      readonly code: ErrorCode | 'client_name_ambiguous';
+      readonly code: ErrorCode;
       readonly reason: FallbackReason | undefined;
       readonly requestId: string;
     }
@@ -101,16 +101,6 @@ export async function sendRelayRequest(
   if (response.status >= 200 && response.status < 300) {
     return { kind: 'ok', status: response.status, json };
   }
-  const ambiguous = readClientNameAmbiguous(json);
-  if (ambiguous !== undefined) {
-    return {
-      kind: 'error',
-      status: response.status,
-      code: 'client_name_ambiguous',
-      reason: undefined,
-      requestId: ambiguous,
-    };
-  }
   const parsed = errorBodySchema.safeParse(json);
   if (!parsed.success) return { kind: 'malformed', status: response.status };
   return {
@@ -120,16 +110,6 @@ export async function sendRelayRequest(
     reason: parsed.data.error.reason,
     requestId: parsed.data.error.request_id,
   };
-}
-
-/** The request id of a `client_name_ambiguous` error body (a login answer), if it is one. */
-function readClientNameAmbiguous(json: unknown): string | undefined {
-  if (typeof json !== 'object' || json === null) return undefined;
-  const error = (json as { error?: unknown }).error;
-  if (typeof error !== 'object' || error === null) return undefined;
-  const { code, request_id: requestId } = error as { code?: unknown; request_id?: unknown };
-  if (code !== 'client_name_ambiguous') return undefined;
-  return typeof requestId === 'string' ? requestId : '';
 }
 
 /** Turns a reply that is not `ok` into the CLI error it ends the command with. */

@@ -5,12 +5,7 @@ import type { AppEnv } from './app-env.js';
 import { createAdminAuthenticator } from './auth/admin-authenticator.js';
 import { createCallerAuthenticator } from './auth/caller-authenticator.js';
 import { createAccessLog, type AccessLogEntry } from './http/access-log.js';
-import {
-  RelayHttpError,
-  SERVER_ONLY_ERRORS,
-  type RelayHttpErrorCode,
-  type ServerOnlyErrorCode,
-} from './relay-http-error.js';
+import { RelayHttpError, type RelayHttpErrorCode } from './relay-http-error.js';
 import { createRequestId } from './request-id.js';
 import { createCallerProvisioningRoute } from './routes/caller-provisioning-route.js';
 import { createDiscoveryRoute, type DiscoveryOptions } from './routes/discovery-route.js';
@@ -52,22 +47,10 @@ export interface AppDependencies {
   readonly relay?: RelayPipeline;
 }
 
-function isServerOnly(code: RelayHttpErrorCode): code is ServerOnlyErrorCode {
-  return Object.hasOwn(SERVER_ONLY_ERRORS, code);
-}
-
 function errorResponse(c: Context<AppEnv>, code: RelayHttpErrorCode, message?: string) {
   const requestId = c.get('requestId');
   const headers: Record<string, string> = { 'x-relay-request-id': requestId };
   if (code === 'unauthorized') headers['www-authenticate'] = 'Bearer';
-  if (isServerOnly(code)) {
-    const entry = SERVER_ONLY_ERRORS[code];
-    return c.json(
-      { error: { code, message: message ?? entry.summary, request_id: requestId } },
-      entry.status,
-      headers,
-    );
-  }
   const status = statusOf(code) as ContentfulStatusCode;
   return c.json(
     createErrorBody(code, { requestId, ...(message === undefined ? {} : { message }) }),

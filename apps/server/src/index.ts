@@ -7,8 +7,7 @@
 export { createApp, RelayHttpError } from './create-app.js';
 export type { AppDependencies } from './create-app.js';
 export type { AppEnv, AuthenticatedCaller } from './app-env.js';
-export { SERVER_ONLY_ERRORS } from './relay-http-error.js';
-export type { RelayHttpErrorCode, ServerOnlyErrorCode } from './relay-http-error.js';
+export type { RelayHttpErrorCode } from './relay-http-error.js';
 export { createDiscoveryDocument } from './routes/discovery-route.js';
 export type { DiscoveryOptions } from './routes/discovery-route.js';
 
