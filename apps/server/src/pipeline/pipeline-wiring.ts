@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { CacheStore } from '@relay/cache';
 import type { ForgeTransport } from '@relay/forge-transport';
 import {
@@ -18,7 +19,7 @@ import type { ServerServices } from '../server-services.js';
 import { findPool } from '../storage/pool-store.js';
 import { createPoolPolicyCache } from './pool-policy-cache.js';
 import type { PipelineCaller, RelayPipelineDeps } from './relay-pipeline.js';
-import { createRewriteSnapshotLoader } from './rewrite-snapshot.js';
+import { createRewriteSnapshotLoader, type RewriteSnapshot } from './rewrite-snapshot.js';
 import { createVisibilityGuard } from './visibility-guard.js';
 
 /** What {@link createRelayPipelineDeps} builds the pipeline's ports from. */
@@ -58,12 +59,19 @@ export function createRelayPipelineDeps(wiring: RelayPipelineWiring): RelayPipel
   const touchIntervalMs = wiring.touchIntervalMs ?? 60_000;
   const resolveSecret: SecretResolver = wiring.readSecret ?? (() => Promise.resolve(undefined));
   const loadRewriteSnapshot = createRewriteSnapshotLoader(() => services.stringRewrites.read());
+  // The frozen snapshot of the request on whose behalf a token exchange runs (SPEC.md
+  // "Transport-level enforcement": app token exchanges use the request's one snapshot).
+  const requestSnapshot = new AsyncLocalStorage<RewriteSnapshot>();
   const exchangeFetch: ExchangeFetch =
     wiring.exchangeFetch ??
     (async (url, init) => {
-      // Token exchanges pass the deployment-wide check too (the current snapshot).
-      const snapshot = await loadRewriteSnapshot();
-      if (!snapshot.ok || !snapshot.value.check(url)) {
+      let snapshot = requestSnapshot.getStore();
+      if (snapshot === undefined) {
+        const loaded = await loadRewriteSnapshot();
+        if (!loaded.ok) throw new Error('token exchange denied: no string-rewrite policy');
+        snapshot = loaded.value;
+      }
+      if (!snapshot.check(url)) {
         throw new Error('token exchange denied by the string-rewrite policy');
       }
       return fetch(url, { ...init, redirect: 'manual' });
@@ -105,6 +113,9 @@ export function createRelayPipelineDeps(wiring: RelayPipelineWiring): RelayPipel
     authenticate,
     hasGrant: (callerId, poolId) => services.callers.hasGrant(callerId, poolId),
     loadRewriteSnapshot,
+    bindRewriteSnapshot: (snapshot) => {
+      requestSnapshot.enterWith(snapshot);
+    },
     policies: createPoolPolicyCache({
       read: async (poolId) => (await findPool(services.db, poolId))?.policyJson,
       defaults: { allowedOwners: services.settings.defaultAllowedOwners },

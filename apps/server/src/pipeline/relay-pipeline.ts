@@ -34,6 +34,7 @@ import { toPublicProfile } from './public-profile-filter.js';
 import {
   passesStructuralCheck,
   toTransportCheck,
+  type RewriteSnapshot,
   type RewriteSnapshotLoader,
 } from './rewrite-snapshot.js';
 import { toRouteKey, toSelectionRoute } from './route-identity.js';
@@ -65,6 +66,11 @@ export interface RelayPipelineDeps {
   readonly hasGrant: (callerId: string, poolId: string) => Promise<boolean>;
   /** One frozen string-rewrite snapshot per request. */
   readonly loadRewriteSnapshot: RewriteSnapshotLoader;
+  /**
+   * Binds the request's frozen snapshot to the rest of its asynchronous flow, so that work done
+   * on its behalf outside the transport (app token exchanges) is checked against the same one.
+   */
+  readonly bindRewriteSnapshot?: (snapshot: RewriteSnapshot) => void;
   /** Pool lookup and policy load (30 s cache). */
   readonly policies: PoolPolicyCache;
   /** The pool's active identities. */
@@ -488,6 +494,7 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
     if (!passesStructuralCheck(snapshot.value, request)) {
       return { kind: 'failure', failure: failWith('string_rewrite_denied') };
     }
+    deps.bindRewriteSnapshot?.(snapshot.value);
     const policy = await deps.policies.load(request.pool);
     if (!policy.ok && policy.error === 'pool_missing') {
       return { kind: 'failure', failure: failWith('pool_forbidden') };

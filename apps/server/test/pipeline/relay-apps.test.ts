@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { DEMO } from '@relay/forge-sim';
-import { afterEach, describe, expect, it } from 'vitest';
+import { ok } from '@relay/protocol';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { POOL, startRelayHarness, type RelayHarness } from './relay-harness.js';
 
 /** forge_app identities in the pipeline: the installation token flow and its 503. */
@@ -63,5 +64,26 @@ describe('forge_app identities', () => {
     expect(answer.json.error.code).toBe('forge_app_key_format');
     expect(answer.text).not.toContain('acme_signing_binding');
     expect(h.sim.requests.entries).toHaveLength(0);
+  });
+
+  it("checks the token exchange against the request's frozen snapshot, not a later policy", async () => {
+    h = await startRelayHarness({ forgeAppId: APP_ID });
+    const keys = rsaKeys('pkcs8');
+    h.sim.apps.addApp({ id: APP_ID, publicKeyPem: keys.publicKey });
+    h.sim.apps.addInstallation({ id: INSTALLATION, appId: APP_ID, account: DEMO.org });
+    await registerApp(h, keys.privateKey);
+    // The request freezes a policy that forbids the exchange URL; the stored policy changes to
+    // an empty one right after. The exchange must still be judged by the frozen one.
+    const frozen = {
+      schema_version: 1 as const,
+      revision: 7,
+      updated_at: '2026-11-22T00:00:00Z',
+      rules: [{ pattern: 'access_tokens', replacement: '' }],
+    };
+    vi.spyOn(h.services.stringRewrites, 'read').mockResolvedValueOnce(ok(frozen));
+    const answer = await h.relay({ path: '/rate_limit' });
+    expect(answer.status).not.toBe(200);
+    expect(h.sim.requests.entries.filter((r) => r.method === 'POST')).toHaveLength(0);
+    expect(answer.text).not.toContain('access_tokens');
   });
 });
