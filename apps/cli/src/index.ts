@@ -70,7 +70,7 @@ export {
 } from './gh-api-output.js';
 export { runJqFilter, toJqFilterArgument } from './jq-filter.js';
 export type { JqResult } from './jq-filter.js';
-export { isSecretQueryKey } from './secret-query-key.js';
+export { isSecretQueryKey } from '@relay/route-classifier';
 
 // Reports and output
 export { buildDebugRequest } from './debug-request.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isLoginProbe, planApiInvocation } from './native-api-invocation.js';
-import { isSecretQueryKey } from './secret-query-key.js';
+import { isSecretQueryKey } from '@relay/route-classifier';
 
 describe('planApiInvocation', () => {
   it.each([

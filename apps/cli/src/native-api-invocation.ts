@@ -1,5 +1,5 @@
 import { PAGE_SIZE_MAX } from '@relay/protocol';
-import { isSecretQueryKey } from './secret-query-key.js';
+import { isSecretQueryKey } from '@relay/route-classifier';
 
 /** Why `relay native api` hands a command to the native CLI instead of the relay (rule 7). */
 export type DelegationReason =
