@@ -1,0 +1,164 @@
+/**
+ * Cache-hit throughput and latency of POST /v1/forge/request (autocannon, 50 connections)
+ * against a bare Hono / @hono/node-server endpoint returning the same bytes, measured in the
+ * same run, interleaved round by round. Then one more loaded run of the relay under
+ * `--cpu-prof`, summarized (where the hit path spends its time).
+ *
+ * Run: pnpm --filter @relay/server bench:hit   (BENCH_QUICK=1 for a short run)
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BENCH_ORG, startBenchSim } from './bench-world.js';
+import { QUICK, median, reportResult, round } from './bench-report.js';
+import { runLoad, type LoadResult } from './load-generator.js';
+import { summarizeProfile, type CpuProfile } from './profile-summary.js';
+import {
+  provisionCaller,
+  registerPats,
+  relayBody,
+  removeDir,
+  SOURCE_FLAGS,
+  spawnRelay,
+  type RelayProcess,
+} from './relay-process.js';
+
+const CONNECTIONS = 50;
+const ROUNDS = QUICK ? 1 : 3;
+const DURATION_S = QUICK ? 3 : 10;
+const PROFILE_S = QUICK ? 3 : 8;
+const PATH = `/repos/${BENCH_ORG}/repo-0/issues/1`;
+const HERE = dirname(fileURLToPath(import.meta.url));
+
+const { sim } = await startBenchSim({ rateLimits: 'unlimited', repos: 1, issuesPerRepo: 3 });
+const work = mkdtempSync(join(tmpdir(), 'relay-bench-hit-'));
+
+/** Starts a relay with a caller and two PATs, and fills the entry the load reads. */
+async function startWarmRelay(nodeFlags: readonly string[] = []) {
+  const relay = await spawnRelay({ sim, nodeFlags, cwd: work });
+  sim.world.addUser({ login: 'bench-agent' });
+  const token = await provisionCaller(relay.url, 'bench-agent');
+  await registerPats(relay.url, sim, join(relay.dir, 'secrets'), 2);
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
+  const read = async () => {
+    const response = await fetch(`${relay.url}/v1/forge/request`, {
+      method: 'POST',
+      headers,
+      body: relayBody(PATH),
+    });
+    return { status: response.status, text: await response.text() };
+  };
+  const miss = await read();
+  const hit = await read();
+  const cache = (JSON.parse(hit.text) as { relay?: { cache?: string } }).relay?.cache;
+  if (miss.status !== 200 || hit.status !== 200 || cache !== 'hit')
+    throw new Error(`warm-up failed: ${String(hit.status)} ${String(cache)}`);
+  return { relay, headers, hitText: hit.text };
+}
+
+async function startHono(bodyFile: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  const child = spawn(
+    process.execPath,
+    [...SOURCE_FLAGS, join(HERE, 'hono-endpoint.ts'), bodyFile],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      const match = /listening on (\S+)/.exec(out);
+      if (match?.[1] !== undefined) resolve(match[1]);
+    });
+    child.once('exit', () => reject(new Error('the Hono baseline did not start')));
+  });
+  return {
+    url,
+    stop: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+let relay: RelayProcess | undefined;
+try {
+  const warm = await startWarmRelay();
+  relay = warm.relay;
+  const bodyFile = join(work, 'hit-body.json');
+  writeFileSync(bodyFile, warm.hitText);
+  const hono = await startHono(bodyFile);
+  const load = (url: string, durationS: number) =>
+    runLoad({
+      url: `${url}/v1/forge/request`,
+      body: relayBody(PATH),
+      headers: warm.headers,
+      connections: CONNECTIONS,
+      durationS,
+    });
+  const baseline: LoadResult[] = [];
+  const relayRuns: LoadResult[] = [];
+  try {
+    // Warm both (JIT, connection pools), then interleave the measured rounds.
+    await load(hono.url, 2);
+    await load(relay.url, 2);
+    for (let round = 0; round < ROUNDS; round++) {
+      baseline.push(await load(hono.url, DURATION_S));
+      relayRuns.push(await load(relay.url, DURATION_S));
+    }
+  } finally {
+    await hono.stop();
+  }
+  const failures = [...baseline, ...relayRuns].reduce((sum, r) => sum + r.failures, 0);
+  const rssAfterLoad = relay.rss();
+  await relay.stop();
+  relay = undefined;
+
+  // The same load once more under the CPU profiler (figures not used: profiling slows it).
+  const profDir = join(work, 'profile');
+  const profiled = await startWarmRelay([`--cpu-prof`, `--cpu-prof-dir=${profDir}`]);
+  relay = profiled.relay;
+  await load(relay.url, PROFILE_S);
+  await relay.stop();
+  relay = undefined;
+  const profileFile = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
+  const summary =
+    profileFile === undefined
+      ? undefined
+      : summarizeProfile(JSON.parse(readFileSync(join(profDir, profileFile), 'utf8')) as CpuProfile);
+
+  const rps = (runs: LoadResult[]) => median(runs.map((r) => r.requestsPerSecond));
+  const p50 = (runs: LoadResult[]) => median(runs.map((r) => r.p50Ms));
+  const p99 = (runs: LoadResult[]) => median(runs.map((r) => r.p99Ms));
+  reportResult('hit-path', {
+    connections: CONNECTIONS,
+    rounds: ROUNDS,
+    duration_s: DURATION_S,
+    body_bytes: Buffer.byteLength(warm.hitText),
+    failures,
+    baseline: { rps: round(rps(baseline), 0), p50_ms: p50(baseline), p99_ms: p99(baseline) },
+    relay: { rps: round(rps(relayRuns), 0), p50_ms: p50(relayRuns), p99_ms: p99(relayRuns) },
+    throughput_ratio: round(rps(relayRuns) / rps(baseline), 3),
+    p99_ratio: round(p99(relayRuns) / p99(baseline), 2),
+    rounds_detail: {
+      baseline_rps: baseline.map((r) => round(r.requestsPerSecond, 0)),
+      relay_rps: relayRuns.map((r) => round(r.requestsPerSecond, 0)),
+    },
+    relay_rss_after_load_mb: round(rssAfterLoad / 1048576, 1),
+    profile:
+      summary === undefined
+        ? null
+        : {
+            samples: summary.samples,
+            idle_share: round(summary.idle, 3),
+            areas: summary.areas.map((a) => ({ name: a.name, share: round(a.share, 3) })),
+            functions: summary.functions.map((f) => ({ name: f.name, share: round(f.share, 3) })),
+          },
+  });
+} finally {
+  await relay?.stop();
+  await sim.close();
+  removeDir(work);
+}

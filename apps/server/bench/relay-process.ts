@@ -1,0 +1,180 @@
+/**
+ * relay-server as the benchmarks run it: `src/main.ts` in its own Node process (configured
+ * through the environment, exactly as deployed), on a temporary SQLite file, against forge-sim.
+ * Also the admin calls that give it a caller and pooled identities.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ForgeSim } from '@relay/forge-sim';
+import { BENCH_ORG } from './bench-world.js';
+
+const SERVER_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * Node flags that run TypeScript sources of the workspace (resolved here, so that a child may
+ * run in any working directory).
+ */
+export const SOURCE_FLAGS: readonly string[] = [
+  '--conditions=@relay/source',
+  '--import',
+  import.meta.resolve('tsx'),
+];
+
+/** The admin token every benchmark relay is started with. */
+export const BENCH_ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
+/** The pool every benchmark caller uses. */
+export const BENCH_POOL = 'bench';
+
+/** A relay-server child process. */
+export interface RelayProcess {
+  readonly url: string;
+  readonly pid: number;
+  /** The directory holding the database, secrets and the log. */
+  readonly dir: string;
+  /** Resident set size of the process now, in bytes (from /proc, else NaN). */
+  rss(): number;
+  /** SIGTERM, wait for exit, remove the directory. */
+  stop(): Promise<void>;
+}
+
+/** Options of {@link spawnRelay}. */
+export interface SpawnRelayOptions {
+  readonly sim: ForgeSim;
+  /** Extra Node flags (for example `--cpu-prof`). */
+  readonly nodeFlags?: readonly string[];
+  /** The working directory of the child (where `--cpu-prof` writes). */
+  readonly cwd?: string;
+}
+
+/** Reads VmRSS of a process from /proc (Linux); NaN elsewhere. */
+export function readRss(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${String(pid)}/status`, 'utf8');
+    const match = /VmRSS:\s+(\d+) kB/.exec(status);
+    return match?.[1] === undefined ? Number.NaN : Number(match[1]) * 1024;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Starts `relay-server` (src/main.ts through tsx) on an ephemeral port against the simulator. */
+export async function spawnRelay(options: SpawnRelayOptions): Promise<RelayProcess> {
+  const dir = mkdtempSync(join(tmpdir(), 'relay-bench-'));
+  const secretsDir = join(dir, 'secrets');
+  mkdirSync(secretsDir, { mode: 0o700 });
+  const logPath = join(dir, 'relay.log');
+  const logFd = openSync(logPath, 'w');
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH ?? '',
+    RELAY_HOST: '127.0.0.1',
+    RELAY_PORT: '0',
+    RELAY_DATABASE: join(dir, 'relay.db'),
+    RELAY_ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
+    RELAY_FORGE_API_URL: options.sim.urls.api,
+    RELAY_FORGE_WEB_URL: options.sim.urls.web,
+    RELAY_FORGE_RAW_URL: options.sim.urls.raw,
+    RELAY_FORGE_LOG_HOSTS: new URL(options.sim.urls.log).hostname,
+    RELAY_SECRETS_DIR: secretsDir,
+    DEFAULT_ALLOWED_OWNERS: BENCH_ORG,
+    DEFAULT_LOGIN_POOL: BENCH_POOL,
+  };
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      ...(options.nodeFlags ?? []),
+      ...SOURCE_FLAGS,
+      join(SERVER_DIR, 'src', 'main.ts'),
+    ],
+    { cwd: options.cwd ?? SERVER_DIR, env, stdio: ['ignore', logFd, logFd] },
+  );
+  closeSync(logFd);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let url: string | undefined;
+  for (let waited = 0; url === undefined; waited += 50) {
+    if (child.exitCode !== null || waited > 30_000) {
+      child.kill('SIGKILL');
+      throw new Error(`relay-server did not start:\n${readFileSync(logPath, 'utf8')}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    url = /relay-server listening on (\S+)/.exec(readFileSync(logPath, 'utf8'))?.[1];
+  }
+  const pid = child.pid ?? 0;
+  return {
+    url,
+    pid,
+    dir,
+    rss: () => readRss(pid),
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function admin(url: string, path: string, body: unknown): Promise<unknown> {
+  const response = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${BENCH_ADMIN_TOKEN}` },
+    body: JSON.stringify(body),
+  });
+  const json: unknown = await response.json();
+  if (response.status >= 300) throw new Error(`${path}: ${String(response.status)}`);
+  return json;
+}
+
+/** Provisions a caller for a forge login (POST /v1/admin/callers); returns its caller token. */
+export async function provisionCaller(url: string, login: string): Promise<string> {
+  const answer = (await admin(url, '/v1/admin/callers', {
+    pool: BENCH_POOL,
+    forge_login: login,
+    name: 'bench',
+  })) as { token: string };
+  return answer.token;
+}
+
+/**
+ * Registers `count` PAT identities (users `bench-pat-N`, org-wide scope on the benchmark
+ * organization) whose tokens the relay reads from `secretsDir`.
+ */
+export async function registerPats(
+  url: string,
+  sim: ForgeSim,
+  secretsDir: string,
+  count: number,
+): Promise<void> {
+  for (let n = 1; n <= count; n++) {
+    const login = `bench-pat-${String(n)}`;
+    sim.world.addOrgMember(BENCH_ORG, login);
+    const { token } = sim.tokens.addPat({ login });
+    writeFileSync(join(secretsDir, `bench_pat_${String(n)}`), token, { mode: 0o600 });
+    await admin(url, `/v1/admin/pools/${BENCH_POOL}/identities`, {
+      id: `pat-${String(n)}`,
+      kind: 'pat',
+      login,
+      secret_ref: `bench_pat_${String(n)}`,
+      scopes: [{ owner: BENCH_ORG }],
+    });
+  }
+}
+
+/** The body of a relay read of `path`. */
+export function relayBody(path: string, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({ pool: BENCH_POOL, method: 'GET', path, ...extra });
+}
+
+/** Removes a temporary directory (best effort). */
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
