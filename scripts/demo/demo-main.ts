@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { createCleanupStack } from './cleanup-stack.ts';
 import { DEMO_USAGE, parseDemoInvocation } from './demo-options.ts';
 import { DEMO_NAMES, resolveDemoBuild, startDemoStack } from './demo-stack.ts';
-import type { DemoStack } from './demo-stack.ts';
+import type { DemoBuild, DemoStack } from './demo-stack.ts';
 import { runTour } from './demo-tour.ts';
 
 /** Exit codes of the demo. */
@@ -22,6 +22,8 @@ export interface DemoProcess {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly print: (line: string) => void;
   readonly printError: (line: string) => void;
+  /** The built pieces to run; default: those of the checkout at `root`. */
+  readonly build?: DemoBuild;
   /** Resolves with the signal name on the first SIGINT or SIGTERM. */
   readonly untilSignal: () => Promise<string>;
 }
@@ -73,7 +75,7 @@ export async function runDemo(demo: DemoProcess): Promise<number> {
     demo.printError(DEMO_USAGE);
     return DEMO_EXIT.usage;
   }
-  const build = resolveDemoBuild(demo.root);
+  const build = demo.build ?? resolveDemoBuild(demo.root);
   const missing = [build.forgeSimModule, build.serverMain, build.cliBin].filter(
     (path) => !existsSync(path),
   );
