@@ -35,7 +35,10 @@ export interface BenchWorldOptions {
 
 /** Seeds the benchmark organization and its repositories; returns what it created. */
 export function seedBenchWorld(world: ForgeWorld, options: BenchWorldOptions): BenchRepo[] {
-  world.addOrg({ login: BENCH_ORG, members: [{ login: 'bench-admin', public: true, role: 'admin' }] });
+  world.addOrg({
+    login: BENCH_ORG,
+    members: [{ login: 'bench-admin', public: true, role: 'admin' }],
+  });
   const repos: BenchRepo[] = [];
   for (let r = 0; r < options.repos; r++) {
     const name = `repo-${String(r)}`;

@@ -71,7 +71,9 @@ async function startHono(bodyFile: string): Promise<{ url: string; stop: () => P
       const match = /listening on (\S+)/.exec(out);
       if (match?.[1] !== undefined) resolve(match[1]);
     });
-    child.once('exit', () => reject(new Error('the Hono baseline did not start')));
+    child.once('exit', () => {
+      reject(new Error('the Hono baseline did not start'));
+    });
   });
   return {
     url,
@@ -127,7 +129,9 @@ try {
   const summary =
     profileFile === undefined
       ? undefined
-      : summarizeProfile(JSON.parse(readFileSync(join(profDir, profileFile), 'utf8')) as CpuProfile);
+      : summarizeProfile(
+          JSON.parse(readFileSync(join(profDir, profileFile), 'utf8')) as CpuProfile,
+        );
 
   const rps = (runs: LoadResult[]) => median(runs.map((r) => r.requestsPerSecond));
   const p50 = (runs: LoadResult[]) => median(runs.map((r) => r.p50Ms));

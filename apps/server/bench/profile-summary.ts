@@ -78,7 +78,8 @@ export function summarizeProfile(profile: CpuProfile, limit = 12): ProfileSummar
       continue;
     }
     areas.set(area, (areas.get(area) ?? 0) + count);
-    const file = url === '' ? '' : ` ${url.replace(/^.*\/(?=[^/]+\/[^/]+$)/, '')}:${String(lineNumber + 1)}`;
+    const file =
+      url === '' ? '' : ` ${url.replace(/^.*\/(?=[^/]+\/[^/]+$)/, '')}:${String(lineNumber + 1)}`;
     const key = `${functionName === '' ? '(anonymous)' : functionName}${file}`;
     functions.set(key, (functions.get(key) ?? 0) + count);
   }

@@ -91,15 +91,15 @@ export async function spawnRelay(options: SpawnRelayOptions): Promise<RelayProce
   };
   const child: ChildProcess = spawn(
     process.execPath,
-    [
-      ...(options.nodeFlags ?? []),
-      ...SOURCE_FLAGS,
-      join(SERVER_DIR, 'src', 'main.ts'),
-    ],
+    [...(options.nodeFlags ?? []), ...SOURCE_FLAGS, join(SERVER_DIR, 'src', 'main.ts')],
     { cwd: options.cwd ?? SERVER_DIR, env, stdio: ['ignore', logFd, logFd] },
   );
   closeSync(logFd);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      resolve();
+    }),
+  );
   let url: string | undefined;
   for (let waited = 0; url === undefined; waited += 50) {
     if (child.exitCode !== null || waited > 30_000) {
