@@ -35,6 +35,7 @@ function usageLines(stack: DemoStack): readonly string[] {
     `The stack keeps running. Use the relay CLI (from source) against it, in another terminal:`,
     '',
     `  export RELAY_CONFIG_DIR=${paths.configDir}   # the login of ${DEMO_NAMES.caller} saved above`,
+    `  export RELAY_NO_FALLBACK=1   # show the relay's refusals instead of running your real gh`,
     `  pnpm relay whoami`,
     `  pnpm relay native api repos/${DEMO_NAMES.publicRepo}/issues --jq '.[].title'`,
     `  pnpm relay request --path /repos/${DEMO_NAMES.publicRepo}/pulls/${String(stack.ids.pullNumber)}`,
