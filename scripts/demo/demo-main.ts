@@ -104,6 +104,21 @@ export async function runDemo(demo: DemoProcess): Promise<number> {
     return stop(DEMO_EXIT.startFailed);
   }
 
+  try {
+    return await stop(await presentStack(demo, stack, signal, invocation.options.exitAfterTour));
+  } catch (error) {
+    demo.printError(`demo: ${error instanceof Error ? error.message : 'unexpected failure'}`);
+    return stop(DEMO_EXIT.startFailed);
+  }
+}
+
+/** Prints the stack, runs the tour, then waits for a signal unless `exitAfterTour`. */
+async function presentStack(
+  demo: DemoProcess,
+  stack: DemoStack,
+  signal: Promise<string>,
+  exitAfterTour: boolean,
+): Promise<number> {
   demo.print('Relay demo');
   demo.print(
     `  simulated GitHub    ${stack.sim.urls.api}  (demo world: org ${DEMO_NAMES.org}, public ${DEMO_NAMES.publicRepo}, private ${DEMO_NAMES.privateRepo})`,
@@ -117,7 +132,7 @@ export async function runDemo(demo: DemoProcess): Promise<number> {
     runTour(stack, demo.print),
     signal.then(() => Symbol('interrupted')),
   ]);
-  if (typeof tour === 'symbol') return stop(DEMO_EXIT.ok);
+  if (typeof tour === 'symbol') return DEMO_EXIT.ok;
   const failed = tour.filter((step) => step.failures.length > 0);
   demo.print('');
   demo.print(
@@ -126,8 +141,8 @@ export async function runDemo(demo: DemoProcess): Promise<number> {
       : `Tour complete: ${String(failed.length)} of ${String(tour.length)} steps did not behave as described.`,
   );
 
-  if (invocation.options.exitAfterTour) {
-    return stop(failed.length === 0 ? DEMO_EXIT.ok : DEMO_EXIT.tourFailed);
+  if (exitAfterTour) {
+    return failed.length === 0 ? DEMO_EXIT.ok : DEMO_EXIT.tourFailed;
   }
   for (const line of usageLines(stack)) demo.print(line);
   const ended = await Promise.race([
@@ -137,8 +152,8 @@ export async function runDemo(demo: DemoProcess): Promise<number> {
   if (ended === 'server') {
     demo.printError('demo: relay-server stopped unexpectedly:');
     for (const line of stack.server.recentOutput()) demo.printError(`  ${line}`);
-    return stop(DEMO_EXIT.startFailed);
+    return DEMO_EXIT.startFailed;
   }
   demo.print('Stopping…');
-  return stop(DEMO_EXIT.ok);
+  return DEMO_EXIT.ok;
 }
