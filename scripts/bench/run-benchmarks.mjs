@@ -276,6 +276,8 @@ add(
   '',
 );
 writeFileSync(join(ROOT, 'BENCHMARKS.md'), lines.join('\n').replace(/\n{3,}/g, '\n\n'));
+// The repository's formatter owns the layout of every Markdown file (pnpm lint checks it).
+spawnSync('pnpm', ['exec', 'prettier', '--write', 'BENCHMARKS.md'], { cwd: ROOT, stdio: 'ignore' });
 process.stderr.write(
   `bench: wrote BENCHMARKS.md${failed.length > 0 ? ` (${failed.length} failed)` : ''}\n`,
 );
