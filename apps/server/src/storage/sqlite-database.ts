@@ -3,6 +3,7 @@ import { Kysely, SqliteDialect } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import type { DatabaseSchema } from './database-schema.js';
 import { createMigrationProvider } from './migrations.js';
+import { createStatementCache } from './statement-cache.js';
 
 /** An open relay database. */
 export interface RelayDatabase {
@@ -46,7 +47,10 @@ export async function openSqliteDatabase(
   } catch (cause) {
     throw new DatabaseOpenError('the database could not be opened', { cause });
   }
-  const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: sqlite }) });
+  // Statements are prepared once per SQL text and reused (Kysely prepares at every query).
+  const db = new Kysely<DatabaseSchema>({
+    dialect: new SqliteDialect({ database: createStatementCache(sqlite) }),
+  });
   const { error } = await new Migrator({
     db,
     provider: createMigrationProvider({ now: options.now ?? (() => new Date()) }),
