@@ -67,14 +67,44 @@ function parseRow(
  * @param db - the database
  */
 export function createStringRewriteStore(db: Kysely<DatabaseSchema>): StringRewriteStore {
+  // Every relay request reads the policy: the query is compiled once, and a row identical to
+  // the last one parsed (same revision, update time, schema version and rules text) reuses that
+  // parse instead of JSON.parse and schema validation again. A changed, missing or corrupt row
+  // is always parsed anew, so a PUT still takes effect at once and a bad policy still blocks.
+  const readQuery = db
+    .selectFrom('string_rewrite_policy')
+    .selectAll()
+    .where('id', '=', POLICY_ROW_ID)
+    .compile();
+  let lastParsed:
+    | {
+        readonly row: DatabaseSchema['string_rewrite_policy'];
+        readonly policy: Result<StringRewritePolicy, PolicyUnavailable>;
+      }
+    | undefined;
   return {
     async read() {
-      const row = await db
-        .selectFrom('string_rewrite_policy')
-        .selectAll()
-        .where('id', '=', POLICY_ROW_ID)
-        .executeTakeFirst();
-      return parseRow(row);
+      const row = (await db.executeQuery(readQuery)).rows[0];
+      if (row === undefined) return parseRow(row);
+      const last = lastParsed?.row;
+      if (
+        lastParsed !== undefined &&
+        last?.revision === row.revision &&
+        last.updated_at === row.updated_at &&
+        last.schema_version === row.schema_version &&
+        last.rules_json === row.rules_json
+      ) {
+        return lastParsed.policy;
+      }
+      const policy = parseRow(row);
+      if (policy.ok) {
+        // Shared by later reads: frozen, so no reader can change what another one sees.
+        for (const rule of policy.value.rules) Object.freeze(rule);
+        Object.freeze(policy.value.rules);
+        Object.freeze(policy.value);
+        lastParsed = { row, policy };
+      }
+      return policy;
     },
 
     replace(expectedRevision, rules, nowIso) {

@@ -1,0 +1,59 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { openSqliteDatabase, type RelayDatabase } from './sqlite-database.js';
+import { createStringRewriteStore } from './string-rewrite-store.js';
+
+const open: RelayDatabase[] = [];
+afterEach(async () => {
+  for (const database of open.splice(0)) await database.close();
+});
+async function setup() {
+  const database = await openSqliteDatabase(':memory:');
+  open.push(database);
+  return { db: database.db, store: createStringRewriteStore(database.db) };
+}
+const RULE = { pattern: 'secret-[0-9]+', replacement: '[redacted]' };
+
+describe('createStringRewriteStore read', () => {
+  it('reuses the parse of an unchanged row, frozen', async () => {
+    const { store } = await setup();
+    const first = await store.read();
+    const second = await store.read();
+    expect(first.ok).toBe(true);
+    expect(second).toBe(first);
+    if (!first.ok) return;
+    expect(Object.isFrozen(first.value)).toBe(true);
+    expect(Object.isFrozen(first.value.rules)).toBe(true);
+  });
+
+  it('sees a replace at once', async () => {
+    const { store } = await setup();
+    const before = await store.read();
+    if (!before.ok) throw new Error('no seeded policy');
+    const replaced = await store.replace(before.value.revision, [RULE], '2030-01-01T00:00:00.000Z');
+    expect(replaced.ok).toBe(true);
+    const after = await store.read();
+    expect(after.ok && after.value.revision).toBe(before.value.revision + 1);
+    expect(after.ok && after.value.rules).toEqual([RULE]);
+  });
+
+  it('reports a row changed in the database, corrupt or missing, at the next read', async () => {
+    const { db, store } = await setup();
+    expect((await store.read()).ok).toBe(true);
+    await db.updateTable('string_rewrite_policy').set({ rules_json: '{not json' }).execute();
+    expect(await store.read()).toEqual({
+      ok: false,
+      error: { code: 'string_rewrite_policy_unavailable', cause: 'corrupt' },
+    });
+    await db
+      .updateTable('string_rewrite_policy')
+      .set({ rules_json: JSON.stringify([RULE]) })
+      .execute();
+    const fixed = await store.read();
+    expect(fixed.ok && fixed.value.rules).toEqual([RULE]);
+    await db.deleteFrom('string_rewrite_policy').execute();
+    expect(await store.read()).toEqual({
+      ok: false,
+      error: { code: 'string_rewrite_policy_unavailable', cause: 'missing' },
+    });
+  });
+});
