@@ -10,6 +10,7 @@ import {
   type AuditWriter,
   type AuditWriterProblem,
 } from './audit/audit-writer.js';
+import { withCachedCallerLookups } from './auth/caller-lookup-cache.js';
 import { createSqliteCacheStore } from './cache/sqlite-cache-store.js';
 import { createApp } from './create-app.js';
 import { createServerServices } from './create-server-services.js';
@@ -104,7 +105,7 @@ export async function startServer(
   const cacheStore = createSqliteCacheStore(database.db);
   const readSecret = options.readSecret;
 
-  const services = createServerServices(database, {
+  const storageServices = createServerServices(database, {
     settings: {
       adminToken: config.adminToken,
       membershipTtlS: config.membershipTtlS,
@@ -145,6 +146,8 @@ export async function startServer(
           },
         }),
   });
+  // Caller lookups (token owner, grant) are reused for up to 5 s: see caller-lookup-cache.ts.
+  const services = withCachedCallerLookups(storageServices, now);
 
   const relay = createRelayPipeline(
     createRelayPipelineDeps({

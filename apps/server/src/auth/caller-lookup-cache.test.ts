@@ -1,0 +1,129 @@
+import { ok } from '@relay/protocol';
+import { describe, expect, it, vi } from 'vitest';
+import type { CallerStore, TokenOwner } from '../storage/caller-store.js';
+import { createCachingCallerStore, withCachedCallerLookups } from './caller-lookup-cache.js';
+
+const OWNER: TokenOwner = {
+  callerId: 'cal_1',
+  clientId: 'cli_1',
+  clientName: 'laptop',
+  login: 'mona',
+  tokenSha256: 'a'.repeat(64),
+  expiresAtIso: '2030-01-01T00:00:00.000Z',
+  disabled: false,
+  lastUsedAtIso: null,
+};
+
+function fakeStore() {
+  const rows = new Map<string, TokenOwner>([[OWNER.tokenSha256, OWNER]]);
+  const granted = new Set<string>(['cal_1\nbench']);
+  const store = {
+    enroll: vi.fn(() =>
+      Promise.resolve(
+        ok({ callerId: 'cal_1', clientId: 'cli_1', clientName: 'laptop', disabled: false }),
+      ),
+    ),
+    findTokenOwner: vi.fn((digest: string) => Promise.resolve(rows.get(digest))),
+    hasGrant: vi.fn((callerId: string, poolId: string) =>
+      Promise.resolve(granted.has(`${callerId}\n${poolId}`)),
+    ),
+    touchClient: vi.fn(() => Promise.resolve()),
+    listClients: vi.fn(() => Promise.resolve([])),
+  } satisfies CallerStore;
+  return { store, rows, granted };
+}
+
+function setup(ttlMs?: number, maxEntries?: number) {
+  const clock = { at: 1_000_000 };
+  const fake = fakeStore();
+  const cached = createCachingCallerStore(fake.store, {
+    now: () => clock.at,
+    ...(ttlMs === undefined ? {} : { ttlMs }),
+    ...(maxEntries === undefined ? {} : { maxEntries }),
+  });
+  return { clock, cached, ...fake };
+}
+
+describe('createCachingCallerStore', () => {
+  it('reuses a token owner for 5 s, then reads it again (a revocation takes effect)', async () => {
+    const { clock, cached, store, rows } = setup();
+    expect(await cached.findTokenOwner(OWNER.tokenSha256)).toEqual(OWNER);
+    rows.delete(OWNER.tokenSha256); // revoked in the database
+    clock.at += 4_999;
+    expect(await cached.findTokenOwner(OWNER.tokenSha256)).toEqual(OWNER);
+    expect(store.findTokenOwner).toHaveBeenCalledTimes(1);
+    clock.at += 1;
+    expect(await cached.findTokenOwner(OWNER.tokenSha256)).toBeUndefined();
+    expect(store.findTokenOwner).toHaveBeenCalledTimes(2);
+  });
+
+  it('never caches an unknown token, so a new token works at once', async () => {
+    const { cached, store, rows } = setup();
+    const digest = 'b'.repeat(64);
+    expect(await cached.findTokenOwner(digest)).toBeUndefined();
+    rows.set(digest, { ...OWNER, tokenSha256: digest });
+    expect((await cached.findTokenOwner(digest))?.tokenSha256).toBe(digest);
+    expect(store.findTokenOwner).toHaveBeenCalledTimes(2);
+  });
+
+  it('reuses a grant for the TTL and never caches a refusal', async () => {
+    const { clock, cached, store, granted } = setup(1_000);
+    expect(await cached.hasGrant('cal_1', 'bench')).toBe(true);
+    granted.delete('cal_1\nbench');
+    clock.at += 999;
+    expect(await cached.hasGrant('cal_1', 'bench')).toBe(true);
+    clock.at += 1;
+    expect(await cached.hasGrant('cal_1', 'bench')).toBe(false);
+    granted.add('cal_1\nbench');
+    expect(await cached.hasGrant('cal_1', 'bench')).toBe(true);
+    expect(await cached.hasGrant('cal_1', 'other')).toBe(false);
+    expect(await cached.hasGrant('cal_1', 'other')).toBe(false);
+    expect(store.hasGrant).toHaveBeenCalledTimes(5);
+  });
+
+  it('clears both caches on enroll (a rotated-out token stops at once)', async () => {
+    const { cached, store, rows } = setup();
+    await cached.findTokenOwner(OWNER.tokenSha256);
+    await cached.hasGrant('cal_1', 'bench');
+    rows.delete(OWNER.tokenSha256);
+    await cached.enroll({} as Parameters<CallerStore['enroll']>[0]);
+    expect(store.enroll).toHaveBeenCalledTimes(1);
+    expect(await cached.findTokenOwner(OWNER.tokenSha256)).toBeUndefined();
+    await cached.hasGrant('cal_1', 'bench');
+    expect(store.hasGrant).toHaveBeenCalledTimes(2);
+  });
+
+  it('records a touch in the cached owner, so the touch interval still holds', async () => {
+    const { cached, store } = setup();
+    await cached.findTokenOwner(OWNER.tokenSha256);
+    await cached.touchClient('cli_1', '2026-11-22T05:00:00.000Z');
+    expect(store.touchClient).toHaveBeenCalledWith('cli_1', '2026-11-22T05:00:00.000Z');
+    expect((await cached.findTokenOwner(OWNER.tokenSha256))?.lastUsedAtIso).toBe(
+      '2026-11-22T05:00:00.000Z',
+    );
+    expect(store.findTokenOwner).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps at most maxEntries owners, dropping the oldest', async () => {
+    const { cached, store, rows } = setup(5_000, 2);
+    for (const c of ['c', 'd', 'e']) rows.set(c, { ...OWNER, tokenSha256: c });
+    await cached.findTokenOwner('c');
+    await cached.findTokenOwner('d');
+    await cached.findTokenOwner('e');
+    store.findTokenOwner.mockClear();
+    await cached.findTokenOwner('e');
+    await cached.findTokenOwner('d');
+    expect(store.findTokenOwner).not.toHaveBeenCalled();
+    await cached.findTokenOwner('c');
+    expect(store.findTokenOwner).toHaveBeenCalledTimes(1);
+  });
+
+  it('wraps the callers of a services object and keeps the rest', async () => {
+    const { store } = fakeStore();
+    const services = withCachedCallerLookups({ callers: store, other: 1 }, () => 0);
+    expect(services.other).toBe(1);
+    await services.callers.findTokenOwner(OWNER.tokenSha256);
+    await services.callers.findTokenOwner(OWNER.tokenSha256);
+    expect(store.findTokenOwner).toHaveBeenCalledTimes(1);
+  });
+});

@@ -1,0 +1,121 @@
+import type { CallerStore, TokenOwner } from '../storage/caller-store.js';
+
+/** Options of {@link createCachingCallerStore}. */
+export interface CallerLookupCacheOptions {
+  /** The clock, epoch milliseconds. */
+  readonly now: () => number;
+  /** How long a looked-up token owner or grant is reused. Default 5 s. */
+  readonly ttlMs?: number;
+  /** The most entries each of the two caches holds (oldest dropped first). Default 10,000. */
+  readonly maxEntries?: number;
+}
+
+/** Default staleness bound of the caller lookups: {@link createCachingCallerStore}. */
+export const CALLER_LOOKUP_TTL_MS = 5_000;
+
+interface Timed<T> {
+  readonly value: T;
+  readonly until: number;
+}
+
+function boundedSet<T>(map: Map<string, Timed<T>>, key: string, entry: Timed<T>, max: number) {
+  map.delete(key);
+  map.set(key, entry);
+  if (map.size > max) {
+    const oldest = map.keys().next().value;
+    if (oldest !== undefined) map.delete(oldest);
+  }
+}
+
+/**
+ * Wraps a caller store so that the two reads every authenticated request makes, the owner of a
+ * token digest and the grant (caller, pool), are reused for a short time (`ttlMs`, 5 s by
+ * default) instead of read from SQLite at every request.
+ *
+ * Why this is safe: only positive answers are kept (an unknown token or a missing grant is read
+ * again at every request, so a new login or grant works at once, and a flood of bad tokens
+ * cannot fill the cache); the caller of `findTokenOwner` still checks the digest, the expiry
+ * against its clock and the disabled flag at every request; `enroll` (login, provisioning,
+ * token rotation) clears both caches, so a rotated-out token stops working at once in this
+ * process. A change made outside this store (an operator disabling a caller, deleting a client
+ * or a grant in the database) takes effect within `ttlMs`: that is the documented bound of
+ * revocation (apps/server/README.md, "Performance"). `touchClient` updates the cached owner's
+ * last use so that the 60 s touch interval keeps holding.
+ *
+ * @param store - the caller store over the database
+ * @param options - clock, time to live, bound
+ */
+export function createCachingCallerStore(
+  store: CallerStore,
+  options: CallerLookupCacheOptions,
+): CallerStore {
+  const ttlMs = options.ttlMs ?? CALLER_LOOKUP_TTL_MS;
+  const maxEntries = options.maxEntries ?? 10_000;
+  const owners = new Map<string, Timed<TokenOwner>>();
+  const grants = new Map<string, Timed<true>>();
+  const grantKey = (callerId: string, poolId: string) => `${callerId}\n${poolId}`;
+  const clear = () => {
+    owners.clear();
+    grants.clear();
+  };
+  return {
+    async enroll(input) {
+      try {
+        return await store.enroll(input);
+      } finally {
+        clear();
+      }
+    },
+
+    async findTokenOwner(tokenSha256) {
+      const at = options.now();
+      const cached = owners.get(tokenSha256);
+      if (cached !== undefined && cached.until > at) return cached.value;
+      const owner = await store.findTokenOwner(tokenSha256);
+      if (owner === undefined) owners.delete(tokenSha256);
+      else boundedSet(owners, tokenSha256, { value: owner, until: at + ttlMs }, maxEntries);
+      return owner;
+    },
+
+    async hasGrant(callerId, poolId) {
+      const key = grantKey(callerId, poolId);
+      const at = options.now();
+      const cached = grants.get(key);
+      if (cached !== undefined && cached.until > at) return true;
+      const granted = await store.hasGrant(callerId, poolId);
+      if (granted) boundedSet(grants, key, { value: true, until: at + ttlMs }, maxEntries);
+      else grants.delete(key);
+      return granted;
+    },
+
+    async touchClient(clientId, nowIso) {
+      await store.touchClient(clientId, nowIso);
+      for (const [digest, entry] of owners) {
+        if (entry.value.clientId === clientId) {
+          owners.set(digest, {
+            value: { ...entry.value, lastUsedAtIso: nowIso },
+            until: entry.until,
+          });
+        }
+      }
+    },
+
+    listClients(callerId) {
+      return store.listClients(callerId);
+    },
+  };
+}
+
+/**
+ * The same services with their caller store wrapped by {@link createCachingCallerStore}
+ * (every surface that authenticates callers, and `enroll`, then share one cache).
+ *
+ * @param services - services holding a caller store
+ * @param now - the clock, epoch milliseconds
+ */
+export function withCachedCallerLookups<S extends { readonly callers: CallerStore }>(
+  services: S,
+  now: () => number,
+): S {
+  return { ...services, callers: createCachingCallerStore(services.callers, { now }) };
+}
