@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { createBufferedLineWriter } from './http/access-log.js';
 import { formatConfigError, loadServerConfig } from './server-config.js';
 import { createSecretReader } from './secret-resolver.js';
 import { startServer } from './start-server.js';
@@ -11,6 +12,11 @@ async function main(): Promise<void> {
     process.exitCode = 1;
     return;
   }
+  // One JSON line per request, batched into one stdout write per tick (not console.log).
+  const accessLog = createBufferedLineWriter((chunk) => process.stdout.write(chunk));
+  process.once('exit', () => {
+    accessLog.flush();
+  });
   const server = await startServer(config.value, {
     onUnexpectedError: (error, requestId) => {
       const name = error instanceof Error ? error.name : 'unknown';
@@ -19,7 +25,7 @@ async function main(): Promise<void> {
       );
     },
     onLog: (entry) => {
-      console.log(JSON.stringify(entry));
+      accessLog.writeLine(JSON.stringify(entry));
     },
     onBackgroundProblem: (problem) => {
       console.error(JSON.stringify({ level: 'error', msg: problem.code }));
@@ -32,11 +38,13 @@ async function main(): Promise<void> {
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
+    accessLog.flush();
     console.log(`relay-server: ${signal} received, shutting down`);
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     server.close().then(
       () => {
+        accessLog.flush();
         console.log('relay-server stopped');
       },
       (error: unknown) => {

@@ -48,3 +48,57 @@ export function createAccessLog(
     });
   };
 }
+
+/** A writer of log lines that batches them into one write per tick. */
+export interface BufferedLineWriter {
+  /** Queues one line (without its newline); written at the next flush. */
+  writeLine(line: string): void;
+  /** Writes every queued line now, in one write. */
+  flush(): void;
+}
+
+/** Options of {@link createBufferedLineWriter}. */
+export interface BufferedLineWriterOptions {
+  /** Runs the flush later. Default `setImmediate` (after the tick's I/O callbacks). */
+  readonly schedule?: (flush: () => void) => void;
+  /** Flushes at once when this many characters are queued. Default 64 Ki. */
+  readonly maxBufferedChars?: number;
+}
+
+/**
+ * Batches log lines: `writeLine` only appends to a string and schedules one flush, which hands
+ * every line queued meanwhile to `write` in one call (one syscall on `process.stdout` instead of
+ * one `console.log` per request). The response never waits for the write; lines keep their
+ * order and each stays one JSON line. Call `flush()` before exiting.
+ *
+ * @param write - the sink of a chunk of whole lines (for example `process.stdout.write`)
+ * @param options - scheduler and size bound
+ */
+export function createBufferedLineWriter(
+  write: (chunk: string) => void,
+  options: BufferedLineWriterOptions = {},
+): BufferedLineWriter {
+  const schedule = options.schedule ?? ((flush: () => void) => setImmediate(flush));
+  const maxBufferedChars = options.maxBufferedChars ?? 65_536;
+  let buffer = '';
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    if (buffer === '') return;
+    const chunk = buffer;
+    buffer = '';
+    write(chunk);
+  };
+  return {
+    writeLine(line) {
+      buffer += `${line}\n`;
+      if (buffer.length >= maxBufferedChars) {
+        flush();
+      } else if (!scheduled) {
+        scheduled = true;
+        schedule(flush);
+      }
+    },
+    flush,
+  };
+}
