@@ -38,6 +38,7 @@ import {
   type RewriteSnapshotLoader,
 } from './rewrite-snapshot.js';
 import { toRouteKey, toSelectionRoute } from './route-identity.js';
+import { createAnonymousBudget } from './token-free-lanes.js';
 import {
   readUpstream,
   toTransportFailure,
@@ -213,6 +214,7 @@ function sourceOf(served: ServedAnswer): UpstreamSource {
 export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
   const flights = createSingleFlight<FlightOutcome>();
   const apiOrigin = deps.apiOrigin ?? 'https://api.github.com';
+  const anonymousBudget = createAnonymousBudget(deps.now);
 
   async function fetchAndStore(
     context: RequestContext,
@@ -227,6 +229,16 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
     const read = await readUpstream(lanes, revalidation);
     if (!read.ok) return read;
     const served = read.value;
+    // A fresh API read of a repository is the metadata the visibility guard probes: it renews
+    // the proof (or records a refusal) as a probe would.
+    if (
+      route.kind === 'repo_view' &&
+      served.backend !== 'web' &&
+      route.owner !== undefined &&
+      route.repo !== undefined
+    ) {
+      deps.guard.observe(route.owner, route.repo, served.response);
+    }
     const now = deps.now();
     if (decision.kind === 'bypass') {
       return {
@@ -291,8 +303,12 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
     let publicVerified = false;
     let identitiesRead: Promise<readonly PoolIdentity[]> | undefined;
     const identities = () => (identitiesRead ??= deps.listIdentities(pool));
-    const anonymousRead = (path: string) =>
-      deps.transport.request({ host: 'api', path, rewriteCheck });
+    // Metadata probes and log preflights spend the anonymous `core` bucket.
+    const anonymousRead = async (path: string) => {
+      const result = await deps.transport.request({ host: 'api', path, rewriteCheck });
+      if (result.ok) anonymousBudget.observe('core', result.value);
+      return result;
+    };
     if (route.repoScoped && route.owner !== undefined && route.repo !== undefined) {
       const allowed = policy.allowed_owners.includes(route.owner.toLowerCase());
       if (!allowed && !policy.allow_public_repos) {
@@ -303,6 +319,7 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
         owner: route.owner,
         repo: route.repo,
         anonymous: anonymousRead,
+        anonymousSpent: () => anonymousBudget.isSpent('core'),
         pooled: async (path) => {
           const acquired = await deps.identityPool.acquire({
             route: { ...probeRoute, key: toRouteKey({ ...route, kind: 'repo_view' }) },
@@ -349,6 +366,7 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
       route,
       selectionRoute,
       rewriteCheck,
+      anonymousBudget,
     };
 
     const prHeadSha = request.route_hint?.pr_head_sha;

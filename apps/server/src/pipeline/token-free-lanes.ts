@@ -38,3 +38,65 @@ export function judgeAnonymousAnswer(
 export function isUsableAlternate(response: ForgeResponse): boolean {
   return response.status === 200;
 }
+
+/**
+ * What the relay remembers of the anonymous address's rate limit, per resource bucket, so that
+ * a spent anonymous lane is not asked again (and refused again) on every miss until it resets.
+ * Not a security decision: a skipped anonymous lane falls through exactly as a refused one would
+ * (to a pooled identity, or to stale data / `web_only_unavailable` on anonymous-only routes).
+ */
+export interface AnonymousBudget {
+  /** Whether the anonymous lane of `bucket` is known spent now. */
+  isSpent(bucket: string): boolean;
+  /** Records the rate headers of an anonymous API answer for a read of `bucket`. */
+  observe(bucket: string, response: ForgeResponse): void;
+}
+
+/** When a spent answer gives neither a reset time nor a Retry-After: try again after 60 s. */
+export const ANONYMOUS_SPENT_DEFAULT_MS = 60_000;
+/** The longest a spent anonymous bucket is skipped (GitHub's window is one hour). */
+export const ANONYMOUS_SPENT_MAX_MS = 3_600_000;
+
+/**
+ * Creates the anonymous rate-limit memory. An answer that says the quota is spent (a 429, a 403
+ * with `x-ratelimit-remaining: 0` or `Retry-After`, or any answer whose `remaining` is 0) marks
+ * its bucket (`x-ratelimit-resource`, else the read's) spent until `x-ratelimit-reset` when
+ * `remaining` is 0 (else `Retry-After`, else {@link ANONYMOUS_SPENT_DEFAULT_MS}), at most {@link ANONYMOUS_SPENT_MAX_MS}
+ * ahead; an answer with budget left clears the mark.
+ *
+ * @param now - the injected clock, epoch milliseconds
+ */
+export function createAnonymousBudget(now: () => number): AnonymousBudget {
+  const spentUntil = new Map<string, number>();
+  return {
+    isSpent(bucket) {
+      const until = spentUntil.get(bucket);
+      if (until === undefined) return false;
+      if (now() < until) return true;
+      spentUntil.delete(bucket);
+      return false;
+    },
+    observe(bucket, response) {
+      const { rateLimit } = response;
+      const key = rateLimit.resource ?? bucket;
+      const spent = isAnonymousQuotaExhausted(response) || rateLimit.remaining === 0;
+      if (!spent) {
+        if (rateLimit.remaining !== undefined) spentUntil.delete(key);
+        return;
+      }
+      const at = now();
+      // A spent window lasts until its reset; a throttle (Retry-After) only as long as it says.
+      const resetAt =
+        rateLimit.remaining === 0 && rateLimit.resetEpochSeconds !== undefined
+          ? rateLimit.resetEpochSeconds * 1000
+          : undefined;
+      const until =
+        resetAt !== undefined && resetAt > at
+          ? resetAt
+          : rateLimit.retryAfterSeconds !== undefined
+            ? at + rateLimit.retryAfterSeconds * 1000
+            : at + ANONYMOUS_SPENT_DEFAULT_MS;
+      spentUntil.set(key, Math.min(until, at + ANONYMOUS_SPENT_MAX_MS));
+    },
+  };
+}

@@ -23,7 +23,11 @@ import type {
 } from '@relay/protocol';
 import type { ClassifiedRoute } from '@relay/route-classifier';
 import { failWith, fallBackLocal, type PipelineFailure } from './pipeline-failure.js';
-import { isUsableAlternate, judgeAnonymousAnswer } from './token-free-lanes.js';
+import {
+  isUsableAlternate,
+  judgeAnonymousAnswer,
+  type AnonymousBudget,
+} from './token-free-lanes.js';
 
 /** Everything the upstream lanes of one request share. */
 export interface LaneContext {
@@ -36,6 +40,8 @@ export interface LaneContext {
   readonly selectionRoute: SelectionRoute;
   /** The transport check of the request's frozen rewrite snapshot. */
   readonly rewriteCheck: RewriteCheck;
+  /** The anonymous rate-limit memory: a spent anonymous lane is skipped until it resets. */
+  readonly anonymousBudget?: AnonymousBudget;
 }
 
 /** An answer from the forge, and who obtained it. */
@@ -153,12 +159,16 @@ async function tryAnonymous(
   context: LaneContext,
   revalidation: Revalidation | undefined,
 ): Promise<LaneOutcome | undefined> {
+  const anonymousOnly = context.route.tokenFree.mode === 'anonymous_only';
+  const lost = unavailable('web_only_unavailable', fallBackLocal('web_only_unavailable'));
+  const bucket = context.selectionRoute.bucket;
+  // Known spent until its reset: asking again would only earn the same refusal.
+  if (context.anonymousBudget?.isSpent(bucket) === true) return anonymousOnly ? lost : undefined;
   const conditional = revalidation?.lane.kind === 'anonymous' ? revalidation.headers : {};
   const result = await context.transport.request(
     apiRequest(context, { ...context.route.headers.upstream, ...conditional }),
   );
-  const anonymousOnly = context.route.tokenFree.mode === 'anonymous_only';
-  const lost = unavailable('web_only_unavailable', fallBackLocal('web_only_unavailable'));
+  if (result.ok) context.anonymousBudget?.observe(bucket, result.value);
   if (!result.ok) {
     if (!TRANSIENT.has(result.error.code)) return hard(toTransportFailure(result.error));
     return anonymousOnly ? lost : undefined;
@@ -228,6 +238,41 @@ export function toAcquireFailure(
   }
 }
 
+/**
+ * Issue 10 item 3: the refill of an expired entry is sent, as a conditional request, from the
+ * identity that owns the entry's validators whenever that identity is eligible and usable — the
+ * forge salts ETags per credential, so only its owner can earn a (free) 304. Selection is asked
+ * for that identity alone (eligibility, cooldowns and budget still apply); when it cannot serve,
+ * the caller selects among all identities as usual (and the refill is a plain request).
+ *
+ * @returns `undefined` when there is no owner to prefer or it cannot serve; `{ ok: true, value }`
+ *   with its acquisition; `{ ok: false }` with the lanes' answer when falling back is not allowed
+ *   (a continuation page after the owner's credentials failed: rule 9; a coordinator failure).
+ */
+async function acquireOwner(
+  context: LaneContext,
+  request: Parameters<IdentityPool['acquire']>[0],
+  revalidation: Revalidation | undefined,
+): Promise<
+  | { readonly ok: true; readonly value: Awaited<ReturnType<IdentityPool['acquire']>> }
+  | Extract<LaneOutcome, { ok: false }>
+  | undefined
+> {
+  const lane = revalidation?.lane;
+  if (lane?.kind !== 'identity') return undefined;
+  const owner = request.identities.filter((identity) => identity.id === lane.id);
+  if (owner.length === 0) return undefined;
+  const acquired = await context.identityPool.acquire({ ...request, identities: owner });
+  if (acquired.ok) return { ok: true, value: acquired };
+  if (acquired.error.code === 'coordinator_unavailable') {
+    return { ok: false, error: toAcquireFailure(acquired.error, undefined, false) };
+  }
+  if (acquired.error.code === 'credential_failed' && isContinuationPage(context.route)) {
+    return { ok: false, error: { kind: 'hard', failure: failWith('credentials_unavailable') } };
+  }
+  return undefined;
+}
+
 /** The pooled lane: selection, credentials (resolved only now), upstream, health feedback. */
 async function tryPooled(
   context: LaneContext,
@@ -238,7 +283,9 @@ async function tryPooled(
   const request = { route: context.selectionRoute, policy: context.policy, identities };
   let throttled: FallbackReason | undefined;
   for (let round = 0; round <= identities.length; round++) {
-    const acquired = await context.identityPool.acquire(request);
+    const preferred = round === 0 ? await acquireOwner(context, request, revalidation) : undefined;
+    if (preferred?.ok === false) return preferred;
+    const acquired = preferred?.value ?? (await context.identityPool.acquire(request));
     if (!acquired.ok) {
       return { ok: false, error: toAcquireFailure(acquired.error, throttled, anonymousSpent) };
     }

@@ -6,7 +6,7 @@ import { createVisibilityGuard, type ProbeResult } from './visibility-guard.js';
 
 const EXHAUSTED = forgeResponse(403, { message: 'rate limited' }, { remaining: 0 });
 
-function setUp(anonymous: ProbeResult, pooled?: ProbeResult) {
+function setUp(anonymous: ProbeResult, pooled?: ProbeResult, anonymousSpent = false) {
   let now = 0;
   const calls: string[] = [];
   const guard = createVisibilityGuard({ now: () => now });
@@ -14,6 +14,7 @@ function setUp(anonymous: ProbeResult, pooled?: ProbeResult) {
     guard.prove({
       owner: 'Acme',
       repo: 'Widgets',
+      anonymousSpent: () => anonymousSpent,
       anonymous: (path) => {
         calls.push(`anonymous ${path}`);
         return Promise.resolve(anonymous);
@@ -23,7 +24,7 @@ function setUp(anonymous: ProbeResult, pooled?: ProbeResult) {
         return Promise.resolve(pooled);
       },
     });
-  return { prove, calls, advance: (ms: number) => (now += ms) };
+  return { guard, prove, calls, advance: (ms: number) => (now += ms) };
 }
 
 describe('public-visibility guard', () => {
@@ -87,5 +88,49 @@ describe('public-visibility guard', () => {
     refused.advance(1);
     await refused.prove();
     expect(refused.calls).toHaveLength(2);
+  });
+
+  it('skips the anonymous probe while the anonymous quota is known to be spent', async () => {
+    const h = setUp(ok(EXHAUSTED), ok(forgeResponse(200, { private: false })), true);
+    expect(await h.prove()).toEqual({ ok: true, value: 'pooled' });
+    expect(h.calls).toEqual(['pooled /repos/Acme/Widgets']);
+  });
+
+  it('with the quota known spent and no identity to ask, the repository is not public', async () => {
+    const h = setUp(ok(EXHAUSTED), undefined, true);
+    expect(await h.prove()).toEqual({ ok: false, error: { code: 'not_public' } });
+  });
+
+  it('a fresh public repository read renews the proof for another 5 minutes', async () => {
+    const h = setUp(ok(forgeResponse(200, { private: false })));
+    await h.prove();
+    h.advance(240_000);
+    h.guard.observe('acme', 'WIDGETS', forgeResponse(200, { private: false }));
+    h.advance(299_999);
+    expect(await h.prove()).toEqual({ ok: true, value: 'cached' });
+    expect(h.calls).toHaveLength(1);
+  });
+
+  it.each([
+    ['a private flag', forgeResponse(200, { private: true })],
+    ['a 404', forgeResponse(404, { message: 'Not Found' })],
+  ])('a fresh repository read with %s replaces a public proof by a refusal', async (_n, answer) => {
+    const h = setUp(ok(forgeResponse(200, { private: false })));
+    await h.prove();
+    h.guard.observe('Acme', 'Widgets', answer);
+    expect(await h.prove()).toEqual({ ok: false, error: { code: 'not_public' } });
+    expect(h.calls).toHaveLength(1);
+  });
+
+  it('other answers (a 304, a 5xx, a rate limit) neither renew nor refuse', async () => {
+    const h = setUp(ok(forgeResponse(200, { private: false })));
+    await h.prove();
+    h.advance(240_000);
+    h.guard.observe('Acme', 'Widgets', forgeResponse(304, null));
+    h.guard.observe('Acme', 'Widgets', forgeResponse(502, null));
+    h.guard.observe('Acme', 'Widgets', EXHAUSTED);
+    expect(await h.prove()).toEqual({ ok: true, value: 'cached' });
+    h.advance(60_000);
+    expect(await h.prove()).toEqual({ ok: true, value: 'anonymous' });
   });
 });

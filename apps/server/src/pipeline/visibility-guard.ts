@@ -16,6 +16,11 @@ export interface VisibilityProbeInput {
   readonly anonymous: (path: string) => Promise<ProbeResult>;
   /** Sends it with a pooled identity; used only when the anonymous quota is exhausted. */
   readonly pooled: PooledProbe;
+  /**
+   * Whether the anonymous quota is already known to be exhausted (remembered from earlier
+   * answers until their reset): the anonymous probe is then skipped, as its answer would be.
+   */
+  readonly anonymousSpent?: () => boolean;
 }
 
 /**
@@ -37,6 +42,13 @@ export interface VisibilityGuard {
    * exhausted. Proofs (and refusals) are cached briefly.
    */
   prove(input: VisibilityProbeInput): Promise<Result<ProofSource, VisibilityFailure>>;
+  /**
+   * Learns from a fresh answer to `GET /repos/{owner}/{repo}` that the pipeline obtained anyway
+   * (a `repo_view` read, after its proof): the same metadata a probe reads, so it renews the
+   * proof (a 200 that says public) or records a refusal (a 200 that says otherwise, or a 404)
+   * exactly as a probe answer would. Any other status is ignored.
+   */
+  observe(owner: string, repo: string, response: ForgeResponse): void;
 }
 
 /** Options of {@link createVisibilityGuard}. */
@@ -83,19 +95,29 @@ export function createVisibilityGuard(options: VisibilityGuardOptions): Visibili
     proofs.set(key, { isPublic, until: options.now() + (isPublic ? publicTtlMs : refusalTtlMs) });
   }
 
+  const keyOf = (owner: string, repo: string) => `${owner.toLowerCase()}/${repo.toLowerCase()}`;
+
   return {
+    observe(owner, repo, response) {
+      if (response.status !== 200 && response.status !== 404) return;
+      remember(keyOf(owner, repo), response.status === 200 && isPublicBody(response.body));
+    },
+
     async prove(input) {
-      const key = `${input.owner.toLowerCase()}/${input.repo.toLowerCase()}`;
+      const key = keyOf(input.owner, input.repo);
       const cached = proofs.get(key);
       if (cached !== undefined && options.now() < cached.until) {
         return cached.isPublic ? ok('cached') : err(NOT_PUBLIC);
       }
       const path = `/repos/${input.owner}/${input.repo}`;
-      const anonymous = await input.anonymous(path);
-      if (!anonymous.ok) return err({ code: 'probe_failed', error: anonymous.error });
-      let answer = anonymous.value;
+      let answer: ForgeResponse | undefined;
       let source: ProofSource = 'anonymous';
-      if (isAnonymousQuotaExhausted(answer)) {
+      if (input.anonymousSpent?.() !== true) {
+        const anonymous = await input.anonymous(path);
+        if (!anonymous.ok) return err({ code: 'probe_failed', error: anonymous.error });
+        answer = anonymous.value;
+      }
+      if (answer === undefined || isAnonymousQuotaExhausted(answer)) {
         const pooled = await input.pooled(path);
         if (pooled === undefined) return err(NOT_PUBLIC);
         if (!pooled.ok) return err({ code: 'probe_failed', error: pooled.error });

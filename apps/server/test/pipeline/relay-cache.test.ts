@@ -146,12 +146,12 @@ describe('stale serving', () => {
     const answer = await h.relay({ path: `/orgs/${org}/events` });
     expect(answer.status).toBe(424);
     expect(answer.json.error.reason).toBe('forge_identity_depleted');
-    // The relay now knows the identity is spent: it is not asked again.
+    // The relay now knows the identity and the anonymous quota are spent: neither is asked again.
     const again = await h.relay({ path: `/orgs/${org}/public_members` });
     expect(again.json.error.reason).toBe('identity_pool_depleted');
     expect(
       h.sim.requests.find({ path: `/orgs/${org}/public_members` }).map((r) => r.credential),
-    ).toEqual(['anonymous']);
+    ).toEqual([]);
   });
 });
 
@@ -181,6 +181,33 @@ describe('revalidation', () => {
     const refill = await h.relay({ path });
     expect(refill.json.identity).toEqual({ id: 'pat-alice', kind: 'pat' });
     expect(upstream(path).at(-1)).toMatchObject({ credential: 'pat-1', status: 200 });
+  });
+
+  it('refills from the identity that owns the validators, even when another ranks higher', async () => {
+    const two = await startRelayHarness();
+    try {
+      const scopes = [{ owner: org, allow_private: false }];
+      await two.addPatIdentity('pat-bob', DEMO.users.bob, scopes, 100);
+      two.sim.rateLimits.exhaust({ anonymous: '127.0.0.1' });
+      const path = `${REPO}/languages`;
+      const first = await two.relay({ path });
+      expect(first.json.identity).toEqual({ id: 'pat-bob', kind: 'pat' });
+      // A higher-ranked identity joins; the entry expires (and the route's lease with it).
+      await two.addPatIdentity('pat-alice', DEMO.users.alice, scopes, 500);
+      two.advance(61_000);
+      const refill = await two.relay({ path });
+      expect(refill.json.identity).toEqual({ id: 'pat-bob', kind: 'pat' });
+      expect(two.sim.requests.find({ path }).map((r) => [r.credential, r.status])).toEqual([
+        ['pat-1', 200],
+        ['pat-1', 304],
+      ]);
+      expect(two.audits.at(-1)).toMatchObject({ cacheResult: 'hit', backend: 'forge_api' });
+      // A read without an entry to revalidate goes to the best-ranked identity as before.
+      const other = await two.relay({ path: `${REPO}/tags` });
+      expect(other.json.identity).toEqual({ id: 'pat-alice', kind: 'pat' });
+    } finally {
+      await two.close();
+    }
   });
 });
 
