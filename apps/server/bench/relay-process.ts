@@ -1,9 +1,11 @@
 /**
- * relay-server as the benchmarks run it: `src/main.ts` in its own Node process (configured
- * through the environment, exactly as deployed), on a temporary SQLite file, against forge-sim.
- * Also the admin calls that give it a caller and pooled identities.
+ * relay-server as the benchmarks run it: the built `dist/main.js` in its own Node process
+ * (configured through the environment, exactly as deployed; built first with turbo, like
+ * `pnpm start`), on a temporary SQLite file, against forge-sim. `RELAY_BENCH_FROM_SOURCE=1`
+ * runs `src/main.ts` through tsx instead. Also the admin calls that give it a caller and pooled
+ * identities.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import {
   closeSync,
   mkdirSync,
@@ -30,6 +32,23 @@ export const SOURCE_FLAGS: readonly string[] = [
   '--import',
   import.meta.resolve('tsx'),
 ];
+
+const FROM_SOURCE = process.env.RELAY_BENCH_FROM_SOURCE === '1';
+let built = false;
+
+/**
+ * Builds relay-server and the workspace packages it imports (`dist/`), once per benchmark
+ * process; turbo's cache makes this quick when nothing changed.
+ */
+export function buildServer(): void {
+  if (built || FROM_SOURCE) return;
+  execFileSync(
+    'pnpm',
+    ['exec', 'turbo', 'run', 'build', '--filter=@relay/server...', '--output-logs=errors-only'],
+    { cwd: join(SERVER_DIR, '..', '..'), stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  built = true;
+}
 
 /** The admin token every benchmark relay is started with. */
 export const BENCH_ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
@@ -68,8 +87,12 @@ export function readRss(pid: number): number {
   }
 }
 
-/** Starts `relay-server` (src/main.ts through tsx) on an ephemeral port against the simulator. */
+/**
+ * Starts `relay-server` (the built dist/main.js, or src/main.ts through tsx with
+ * `RELAY_BENCH_FROM_SOURCE=1`) on an ephemeral port against the simulator.
+ */
 export async function spawnRelay(options: SpawnRelayOptions): Promise<RelayProcess> {
+  buildServer();
   const dir = mkdtempSync(join(tmpdir(), 'relay-bench-'));
   const secretsDir = join(dir, 'secrets');
   mkdirSync(secretsDir, { mode: 0o700 });
@@ -91,7 +114,12 @@ export async function spawnRelay(options: SpawnRelayOptions): Promise<RelayProce
   };
   const child: ChildProcess = spawn(
     process.execPath,
-    [...(options.nodeFlags ?? []), ...SOURCE_FLAGS, join(SERVER_DIR, 'src', 'main.ts')],
+    [
+      ...(options.nodeFlags ?? []),
+      ...(FROM_SOURCE
+        ? [...SOURCE_FLAGS, join(SERVER_DIR, 'src', 'main.ts')]
+        : [join(SERVER_DIR, 'dist', 'main.js')]),
+    ],
     { cwd: options.cwd ?? SERVER_DIR, env, stdio: ['ignore', logFd, logFd] },
   );
   closeSync(logFd);
