@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, type Generated } from 'kysely';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createStatementCache } from './statement-cache.js';
+import { createStatementCache, MAX_CACHED_SQL_LENGTH } from './statement-cache.js';
 
 const open: Database.Database[] = [];
 afterEach(() => {
@@ -40,6 +40,15 @@ describe('createStatementCache', () => {
     prepare.mockClear();
     cache.prepare('SELECT 2');
     expect(prepare).toHaveBeenCalledTimes(1);
+  });
+
+  it('never caches a very long SQL text (multi-row statements of any row count)', () => {
+    const db = memoryDb();
+    const cache = createStatementCache(db);
+    const long = `SELECT 1${' '.repeat(MAX_CACHED_SQL_LENGTH)}`;
+    const first = cache.prepare(long);
+    expect(cache.prepare(long)).not.toBe(first);
+    expect(cache.size).toBe(0);
   });
 
   it('hands out a fresh statement while the cached one is still iterating', () => {

@@ -16,10 +16,18 @@ export interface CachedStatementDatabase extends StatementDatabase {
 export const DEFAULT_STATEMENT_CACHE_SIZE = 256;
 
 /**
+ * SQL texts longer than this are prepared at every call, never cached: they are multi-row
+ * statements whose text changes with the row count (audit batches), large to keep and rarely
+ * repeated.
+ */
+export const MAX_CACHED_SQL_LENGTH = 4096;
+
+/**
  * Wraps a better-sqlite3 database so that `prepare(sql)` returns the statement prepared before
  * for the same SQL text (Kysely's SQLite driver prepares every query it runs; preparing is the
  * hottest function of the hit path). The cache is an LRU bounded to `maxStatements` SQL texts,
- * so queries with a variable shape (an `IN` list of any length) cannot grow it without bound.
+ * so queries with a variable shape (an `IN` list of any length) cannot grow it without bound;
+ * a text longer than {@link MAX_CACHED_SQL_LENGTH} is not cached at all.
  *
  * Reuse is safe: Kysely binds every parameter at `all`/`run`, which run to completion
  * synchronously; SQLite re-prepares a statement itself when the schema changed. A cached
@@ -41,6 +49,7 @@ export function createStatementCache(
       return statements.size;
     },
     prepare(sql) {
+      if (sql.length > MAX_CACHED_SQL_LENGTH) return database.prepare(sql);
       const cached = statements.get(sql);
       if (cached !== undefined) {
         if (cached.busy) return database.prepare(sql);
