@@ -4,17 +4,27 @@
  * (100,000 distinct issue reads, each a miss answered by the simulated forge). The baseline is
  * the same process's RSS measured in the same run once it has started and served one read.
  *
- * Run: pnpm --filter @relay/server bench:memory   (BENCH_QUICK=1 fills 10,000 entries)
+ * Run: pnpm --filter @relay/server bench:memory   (BENCH_QUICK=1 fills 10,000 entries;
+ * BENCH_MEMORY_ENTRIES=20000 fills that many, a multiple of 10, for quicker iterations)
  */
 import { join } from 'node:path';
 import { BENCH_ORG, startBenchSim } from './bench-world.js';
 import { QUICK, reportResult, round } from './bench-report.js';
 import { provisionCaller, registerPats, relayBody, spawnRelay } from './relay-process.js';
 
-const ENTRIES = QUICK ? 10_000 : 100_000;
 const REPOS = 10;
+const ENTRIES = entryCount(process.env.BENCH_MEMORY_ENTRIES, QUICK ? 10_000 : 100_000);
 const CONCURRENCY = 16;
 const MB = 1_048_576;
+
+function entryCount(value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < REPOS || count % REPOS !== 0) {
+    throw new Error(`BENCH_MEMORY_ENTRIES must be a positive multiple of ${String(REPOS)}`);
+  }
+  return count;
+}
 
 const { sim, repos } = await startBenchSim({
   rateLimits: 'unlimited',

@@ -75,5 +75,9 @@ export type { FlightResult, SingleFlight } from './single-flight.js';
 export type { CacheStore } from './cache-store.js';
 export { createMemoryCacheStore } from './memory-cache-store.js';
 export type { MemoryCacheStoreOptions } from './memory-cache-store.js';
-export { DEFAULT_FRONT_MAX_BYTES, createTieredCacheStore } from './tiered-cache-store.js';
+export {
+  DEFAULT_FRONT_MAX_BYTES,
+  createTieredCacheStore,
+  estimateFrontBytes,
+} from './tiered-cache-store.js';
 export type { TieredCacheStore, TieredCacheStoreOptions } from './tiered-cache-store.js';
