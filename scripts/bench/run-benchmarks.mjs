@@ -141,7 +141,7 @@ add(
   '## Method',
   '',
   '- **Cache-hit path** (`apps/server/bench/hit-path.bench.ts`): relay-server runs as deployed',
-  '  (`src/main.ts` in its own process, SQLite file, access log on) against forge-sim; one issue',
+  '  (the built `dist/main.js` in its own process, SQLite file, access log on) against forge-sim; one issue',
   '  read is warmed into the cache, then autocannon (its own process, 50 connections) posts the',
   '  same read to `POST /v1/forge/request`. Baseline: a bare Hono app on @hono/node-server (own',
   "  process) answering the same path with the same bytes (the relay's hit envelope). Rounds are",
