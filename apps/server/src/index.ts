@@ -127,12 +127,7 @@ export { buildEnvelope } from './pipeline/envelope-builder.js';
 export type { EnvelopeAnswer, EnvelopeFacts } from './pipeline/envelope-builder.js';
 
 // Configuration and start-up
-export {
-  DEFAULT_FORGE_LOG_HOSTS,
-  formatConfigError,
-  isLoopbackUrl,
-  loadServerConfig,
-} from './server-config.js';
+export { formatConfigError, loadServerConfig } from './server-config.js';
 export type { ConfigError, ServerConfig } from './server-config.js';
 export { startServer } from './start-server.js';
 export type { RunningServer, StartServerOptions } from './start-server.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_FORGE_LOG_HOSTS, formatConfigError, loadServerConfig } from './server-config.js';
+import { DEFAULT_FORGE_LOG_HOSTS } from '@relay/forge-transport';
+import { formatConfigError, loadServerConfig } from './server-config.js';
 
 describe('loadServerConfig', () => {
   it('applies the DESIGN.md §3 defaults to an empty environment', () => {

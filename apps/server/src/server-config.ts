@@ -9,12 +9,7 @@ import {
   poolIdSchema,
   type Result,
 } from '@relay/protocol';
-
-/** GitHub's signed log-download host suffixes (job logs redirect there). */
-export const DEFAULT_FORGE_LOG_HOSTS: readonly string[] = [
-  'actions.githubusercontent.com',
-  'blob.core.windows.net',
-];
+import { parseForgeHosts, type ForgeHostsError } from '@relay/forge-transport';
 
 /** The server's configuration, read from the environment of DESIGN.md §3. */
 export interface ServerConfig {
@@ -50,12 +45,17 @@ export interface ConfigError {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+const FORGE_URL_EXPECTED =
+  'an absolute https URL (http only for loopback hosts) without credentials, query or fragment';
 
-/** Whether a URL's host is a loopback host (the only hosts allowed over plain http). */
-export function isLoopbackUrl(url: URL): boolean {
-  return LOOPBACK_HOSTS.has(url.hostname) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(url.hostname);
-}
+/** The variable behind each setting of forge-transport's host configuration. */
+const FORGE_HOST_VARIABLES: Readonly<Record<ForgeHostsError['setting'], string>> = {
+  api: 'RELAY_FORGE_API_URL',
+  web: 'RELAY_FORGE_WEB_URL',
+  raw: 'RELAY_FORGE_RAW_URL',
+  patch: 'RELAY_FORGE_WEB_URL',
+  logHosts: 'RELAY_FORGE_LOG_HOSTS',
+};
 
 /**
  * Reads the server configuration from `env`. Blank variables count as unset. Errors name the
@@ -78,27 +78,6 @@ export function loadServerConfig(env: Env): Result<ServerConfig, ConfigError> {
     return ok(parsed);
   };
 
-  const forgeUrl = (name: string, fallback: string) => {
-    const raw = value(name) ?? fallback;
-    let url: URL;
-    try {
-      url = new URL(raw);
-    } catch {
-      return fail(name, 'an absolute https URL (http only for loopback hosts)');
-    }
-    const secure = url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackUrl(url));
-    if (
-      !secure ||
-      url.username !== '' ||
-      url.password !== '' ||
-      url.search !== '' ||
-      url.hash !== ''
-    ) {
-      return fail(name, 'an absolute https URL (http only for loopback hosts)');
-    }
-    return ok(url.href.replace(/\/+$/, ''));
-  };
-
   const port = integer('RELAY_PORT', 8787, 0, 65_535);
   if (!port.ok) return port;
   const membershipTtlS = integer(
@@ -117,12 +96,33 @@ export function loadServerConfig(env: Env): Result<ServerConfig, ConfigError> {
   if (!maxResponseBytes.ok) return maxResponseBytes;
   const requestTimeoutMs = integer('REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS, 100, 600_000);
   if (!requestTimeoutMs.ok) return requestTimeoutMs;
-  const forgeApiUrl = forgeUrl('RELAY_FORGE_API_URL', 'https://api.github.com');
-  if (!forgeApiUrl.ok) return forgeApiUrl;
-  const forgeWebUrl = forgeUrl('RELAY_FORGE_WEB_URL', 'https://github.com');
-  if (!forgeWebUrl.ok) return forgeWebUrl;
-  const forgeRawUrl = forgeUrl('RELAY_FORGE_RAW_URL', 'https://raw.githubusercontent.com');
-  if (!forgeRawUrl.ok) return forgeRawUrl;
+  // The forge hosts are judged by forge-transport, the allowlist the transport then enforces.
+  const apiUrl = value('RELAY_FORGE_API_URL');
+  const webUrl = value('RELAY_FORGE_WEB_URL');
+  const rawUrl = value('RELAY_FORGE_RAW_URL');
+  const logHostList = value('RELAY_FORGE_LOG_HOSTS')
+    ?.split(',')
+    .filter((entry) => entry.trim() !== '');
+  if (logHostList?.length === 0) {
+    return fail('RELAY_FORGE_LOG_HOSTS', 'a comma-separated list of host suffixes');
+  }
+  const forgeHosts = parseForgeHosts({
+    ...(apiUrl === undefined ? {} : { apiUrl }),
+    ...(webUrl === undefined ? {} : { webUrl }),
+    ...(rawUrl === undefined ? {} : { rawUrl }),
+    ...(logHostList === undefined ? {} : { logHosts: logHostList }),
+  });
+  if (!forgeHosts.ok) {
+    const { setting } = forgeHosts.error;
+    return fail(
+      FORGE_HOST_VARIABLES[setting],
+      setting === 'logHosts' ? 'a comma-separated list of host suffixes' : FORGE_URL_EXPECTED,
+    );
+  }
+  const baseUrl = (kind: 'api' | 'web' | 'raw') => {
+    const base = forgeHosts.value.bases[kind];
+    return base.origin + base.basePath;
+  };
 
   const host = value('RELAY_HOST') ?? '127.0.0.1';
   if (!/^[A-Za-z0-9.:[\]-]+$/.test(host)) return fail('RELAY_HOST', 'a host name or IP address');
@@ -162,22 +162,6 @@ export function loadServerConfig(env: Env): Result<ServerConfig, ConfigError> {
   if (owners.some((owner) => !forgeLoginSchema.safeParse(owner).success)) {
     return fail('DEFAULT_ALLOWED_OWNERS', 'a comma-separated list of owner logins');
   }
-  const logHosts = value('RELAY_FORGE_LOG_HOSTS');
-  const forgeLogHosts =
-    logHosts === undefined
-      ? DEFAULT_FORGE_LOG_HOSTS
-      : logHosts
-          .split(',')
-          .map((h) =>
-            h
-              .trim()
-              .toLowerCase()
-              .replace(/^\.+|\.+$/g, ''),
-          )
-          .filter((h) => h.length > 0);
-  if (forgeLogHosts.some((h) => !/^[a-z0-9.-]+$/.test(h)) || forgeLogHosts.length === 0) {
-    return fail('RELAY_FORGE_LOG_HOSTS', 'a comma-separated list of host suffixes');
-  }
   const appIdRaw = value('RELAY_FORGE_APP_ID');
   let forgeAppId: number | undefined;
   if (appIdRaw !== undefined) {
@@ -193,10 +177,10 @@ export function loadServerConfig(env: Env): Result<ServerConfig, ConfigError> {
     publicUrl,
     database: value('RELAY_DATABASE') ?? 'relay.db',
     adminToken,
-    forgeApiUrl: forgeApiUrl.value,
-    forgeWebUrl: forgeWebUrl.value,
-    forgeRawUrl: forgeRawUrl.value,
-    forgeLogHosts,
+    forgeApiUrl: baseUrl('api'),
+    forgeWebUrl: baseUrl('web'),
+    forgeRawUrl: baseUrl('raw'),
+    forgeLogHosts: forgeHosts.value.logHosts,
     secretsDir: value('RELAY_SECRETS_DIR'),
     membershipTtlS: membershipTtlS.value,
     defaultAllowedOwners: owners,
