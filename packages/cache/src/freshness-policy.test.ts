@@ -315,6 +315,23 @@ describe('decideLookup', () => {
     }
   });
 
+  it.each([
+    ['an already parsed bound older than the entry', 10, undefined, 'miss'],
+    ['an already parsed bound of 0', 0, undefined, 'miss'],
+    ['an already parsed bound younger than the entry', 31, undefined, 'hit'],
+    ['a parsed bound over a looser header', 10, 'max-age=3600', 'miss'],
+    ['a parsed bound over a stricter header', 3600, 'max-age=0', 'hit'],
+  ] as const)('takes %s as the max-age (maxAgeSeconds)', (_name, maxAgeSeconds, header, kind) => {
+    const decision = decideLookup({
+      routeKind: 'repo_view',
+      maxAgeSeconds,
+      ...(header === undefined ? {} : { headers: { 'cache-control': header } }),
+      entry: storedAt('repo_view'),
+      now: T0 + 30 * SECOND,
+    });
+    expect(decision.kind).toBe(kind);
+  });
+
   it('hands an expired entry to the refill with a revalidation from the lane that got it', () => {
     const entry = storedAt('repo_stats_contributors', {}, '"v1"');
     const decision = decideLookup({ routeKind: 'repo_stats_contributors', entry, now: T0 + DAY });

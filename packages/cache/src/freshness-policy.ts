@@ -37,6 +37,11 @@ export interface LookupInput {
   readonly hints?: CacheHints;
   /** The request headers after the allowlist reduction. */
   readonly headers?: Readonly<Partial<Record<RelayRequestHeaderName, string>>>;
+  /**
+   * The request's `max-age` bound in seconds when the caller parsed it already (for example with
+   * `@relay/route-classifier`); when given, `headers['cache-control']` is not read.
+   */
+  readonly maxAgeSeconds?: number;
   /** The stored entry for the read's key, if any. */
   readonly entry: CacheEntry | undefined;
   /** The current time in milliseconds since the epoch, from the injected clock. */
@@ -105,6 +110,7 @@ export function toRevalidation(entry: CacheEntry): Revalidation | undefined {
  */
 export function decideLookup(input: LookupInput): LookupDecision {
   const { routeKind, hints = {}, headers, entry, now } = input;
+  const maxAgeSeconds = input.maxAgeSeconds ?? parseMaxAge(headers?.['cache-control']);
   const lifetime = resolveLifetime(routeKind, hints);
   if (isConditionalRequest(headers)) return { kind: 'bypass', reason: 'conditional' };
   if (lifetime.class === 'never') return { kind: 'bypass', reason: 'non_cacheable' };
@@ -127,7 +133,7 @@ export function decideLookup(input: LookupInput): LookupDecision {
   if (entry.status === 202) return refill('pending');
   if (now >= entry.expiresAt) return refill('expired', entry);
   const ageMs = entryAgeMs(entry, now);
-  if (!isWithinMaxAge(ageMs, parseMaxAge(headers?.['cache-control']))) {
+  if (!isWithinMaxAge(ageMs, maxAgeSeconds)) {
     return refill('max_age', entry);
   }
   if (lifetime.zeroContactMs !== undefined && ageMs >= lifetime.zeroContactMs) {

@@ -78,6 +78,25 @@ describe('decideStale', () => {
     else expect(result).toEqual({ ok: false, error: expected });
   });
 
+  it.each([
+    [0, 'age_bound'],
+    [60, 'age_bound'],
+    [3600, 'stale'],
+  ] as const)(
+    'takes an already parsed max-age of %i s (maxAgeSeconds): %s',
+    (maxAgeSeconds, expected) => {
+      const result = decideStale({
+        entry: storedAt('repo_view'),
+        reason: 'identities_cooling_down',
+        maxAgeSeconds,
+        headers: { 'cache-control': 'max-age=999999' },
+        now: T0 + 2 * MINUTE,
+      });
+      if (expected === 'stale') expect(result.ok).toBe(true);
+      else expect(result).toEqual({ ok: false, error: expected });
+    },
+  );
+
   it('has nothing to serve without an entry', () => {
     expect(decideStale({ entry: undefined, reason: 'identity_pool_depleted', now: T0 })).toEqual({
       ok: false,

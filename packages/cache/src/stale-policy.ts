@@ -41,6 +41,8 @@ export interface StaleInput {
   readonly reason: StaleReason;
   /** The request headers after the allowlist reduction (for `cache-control: max-age`). */
   readonly headers?: Readonly<Partial<Record<RelayRequestHeaderName, string>>>;
+  /** The request's `max-age` bound in seconds, already parsed; when given, the header is not read. */
+  readonly maxAgeSeconds?: number;
   /** The current time in milliseconds since the epoch. */
   readonly now: number;
 }
@@ -63,7 +65,8 @@ export function decideStale(input: StaleInput): Result<StaleAnswer, StaleRefusal
   const { entry, reason, headers, now } = input;
   if (entry === undefined) return err('no_entry');
   if (entry.status === 202) return err('pending_entry');
-  if (!isWithinMaxAge(entryAgeMs(entry, now), parseMaxAge(headers?.['cache-control']))) {
+  const maxAgeSeconds = input.maxAgeSeconds ?? parseMaxAge(headers?.['cache-control']);
+  if (!isWithinMaxAge(entryAgeMs(entry, now), maxAgeSeconds)) {
     return err('age_bound');
   }
   if (now < entry.expiresAt) return err('not_expired');

@@ -21,7 +21,6 @@ import {
   type PoolPolicy,
   type RelayEnvelope,
   type RelayRequest,
-  type RelayRequestHeaderName,
   type UpstreamSource,
 } from '@relay/protocol';
 import { classify, type ClassifiedRoute, type ClassifyError } from '@relay/route-classifier';
@@ -152,14 +151,6 @@ function toClassifyFailure(error: ClassifyError): PipelineFailure {
     case 'fallback_local':
       return fallBackLocal(error.reason);
   }
-}
-
-function lookupHeaders(route: ClassifiedRoute): Partial<Record<RelayRequestHeaderName, string>> {
-  const maxAge = route.headers.maxAgeSeconds;
-  return {
-    ...route.headers.upstream,
-    ...(maxAge === undefined ? {} : { 'cache-control': `max-age=${String(maxAge)}` }),
-  };
 }
 
 function toAnswer(route: ClassifiedRoute, served: ServedAnswer): EnvelopeAnswer {
@@ -385,10 +376,20 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
       prHeadSha,
       prState: request.route_hint?.pr_state,
     });
-    const headers = lookupHeaders(route);
+    // The classifier parsed cache-control once; the cache takes the bound as it is.
+    const headers = route.headers.upstream;
+    const maxAge = route.headers.maxAgeSeconds;
+    const bound = maxAge === undefined ? {} : { maxAgeSeconds: maxAge };
     const stored = route.cache.bypass === undefined ? await deps.cache.get(cacheKey) : undefined;
     const lookup = () =>
-      decideLookup({ routeKind: route.kind, hints, headers, entry: stored, now: deps.now() });
+      decideLookup({
+        routeKind: route.kind,
+        hints,
+        headers,
+        ...bound,
+        entry: stored,
+        now: deps.now(),
+      });
     let decision = lookup();
     if (decision.kind === 'bypass' && decision.reason === 'log') {
       // A job log without a usable entry is cacheable only once its run completed: the preflight.
@@ -437,6 +438,7 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
           entry: missDecision.entry,
           reason: failure.staleReason,
           headers,
+          ...bound,
           now: deps.now(),
         });
         if (stale.ok) {
