@@ -2,7 +2,24 @@ import type { RewriteCheck } from '@relay/forge-transport';
 import { RelayHttpError } from '../relay-http-error.js';
 import type { ServerServices } from '../server-services.js';
 import type { ForgeAccountError } from '../forge/forge-account-client.js';
-import { createDefaultPoolPolicy } from '@relay/protocol';
+import { createDefaultPoolPolicy, type StringRewritePolicy } from '@relay/protocol';
+
+/**
+ * Reads the stored string-rewrite policy from the primary store.
+ *
+ * @throws RelayHttpError `string_rewrite_policy_unavailable` when it is missing, corrupt or
+ *   unreadable
+ */
+export async function readRewritePolicy(services: ServerServices): Promise<StringRewritePolicy> {
+  let policy;
+  try {
+    policy = await services.stringRewrites.read();
+  } catch {
+    throw new RelayHttpError('string_rewrite_policy_unavailable');
+  }
+  if (!policy.ok) throw new RelayHttpError('string_rewrite_policy_unavailable');
+  return policy.value;
+}
 
 /**
  * Loads one frozen string-rewrite snapshot for the forge calls of a request.
@@ -11,14 +28,8 @@ import { createDefaultPoolPolicy } from '@relay/protocol';
  *   corrupt or unreadable
  */
 export async function loadRewriteCheck(services: ServerServices): Promise<RewriteCheck> {
-  let policy;
-  try {
-    policy = await services.stringRewrites.read();
-  } catch {
-    throw new RelayHttpError('string_rewrite_policy_unavailable');
-  }
-  if (!policy.ok) throw new RelayHttpError('string_rewrite_policy_unavailable');
-  const check = services.createRewriteCheck(policy.value.rules);
+  const policy = await readRewritePolicy(services);
+  const check = services.createRewriteCheck(policy.rules);
   if (check === undefined) throw new RelayHttpError('string_rewrite_policy_unavailable');
   return check;
 }

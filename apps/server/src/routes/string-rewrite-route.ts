@@ -1,14 +1,10 @@
-import {
-  REWRITE_DOCUMENT_MAX_BYTES,
-  type StringRewritePolicy,
-  type StringRewritePutResult,
-} from '@relay/protocol';
+import { REWRITE_DOCUMENT_MAX_BYTES, type StringRewritePutResult } from '@relay/protocol';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env.js';
 import { readJsonText } from '../http/json-body-reader.js';
 import { RelayHttpError } from '../relay-http-error.js';
 import type { ServerServices } from '../server-services.js';
-import { toIso } from './policy-snapshot.js';
+import { readRewritePolicy, toIso } from './policy-snapshot.js';
 
 /** Paths of the string-rewrite surfaces; every response there carries `no-store`. */
 export const STRING_REWRITE_PATHS = [
@@ -22,17 +18,6 @@ export const noStore: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.res.headers.set('cache-control', 'no-store');
 };
 
-async function readPolicy(services: ServerServices): Promise<StringRewritePolicy> {
-  let policy;
-  try {
-    policy = await services.stringRewrites.read();
-  } catch {
-    throw new RelayHttpError('string_rewrite_policy_unavailable');
-  }
-  if (!policy.ok) throw new RelayHttpError('string_rewrite_policy_unavailable');
-  return policy.value;
-}
-
 /**
  * GET /v1/admin/string-rewrites (admin token; always the primary store), GET
  * /v1/pools/:pool/string-rewrites (a granted caller), and PUT /v1/admin/string-rewrites
@@ -42,7 +27,7 @@ async function readPolicy(services: ServerServices): Promise<StringRewritePolicy
  */
 export function createStringRewriteRoute(services: ServerServices): Hono<AppEnv> {
   const route = new Hono<AppEnv>();
-  const get = async (c: Context<AppEnv>) => c.json(await readPolicy(services), 200);
+  const get = async (c: Context<AppEnv>) => c.json(await readRewritePolicy(services), 200);
   route.get('/v1/admin/string-rewrites', get);
   route.get('/v1/pools/:pool/string-rewrites', get);
   route.put('/v1/admin/string-rewrites', async (c) => {

@@ -1,4 +1,5 @@
 import type { AuditRecord } from '../audit/audit-record.js';
+import type { DatabaseSchema } from './database-schema.js';
 
 /** The day of a time, `YYYY-MM-DD` (UTC). */
 export function toDay(ms: number): string {
@@ -12,21 +13,8 @@ export function nextDayStartIso(iso: string): string {
   return new Date(start === ms ? ms : start + 86_400_000).toISOString();
 }
 
-/** One pool-figure rollup row: the key and the counts of a batch. */
-export interface PoolRollup {
-  pool_id: string;
-  day: string;
-  route_kind: string;
-  backend: string;
-  fallback_reason: string;
-  requests: number;
-  service_errors: number;
-  local_fallbacks: number;
-  hits: number;
-  eligible: number;
-  eligible_hits: number;
-  coalesced: number;
-}
+/** One pool-figure rollup row: the key and the counts of a batch (a row of `audit_daily`). */
+export type PoolRollup = DatabaseSchema['audit_daily'];
 
 /** One caller rollup row. */
 export interface CallerRollup {
