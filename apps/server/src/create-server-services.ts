@@ -58,7 +58,9 @@ export function createServerServices(
     db: database.db,
     callers: createCallerStore(database.db, { createId }),
     identities: createIdentityStore(database.db),
-    stringRewrites: createStringRewriteStore(database.db),
+    stringRewrites: createStringRewriteStore(database.db, {
+      externalChangeVersion: () => database.externalChangeVersion(),
+    }),
     forgeAccounts: createForgeAccountClient(options.transport),
     now: options.now ?? Date.now,
     randomBytes: options.randomBytes ?? nodeRandomBytes,

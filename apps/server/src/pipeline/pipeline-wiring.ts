@@ -58,7 +58,10 @@ export function createRelayPipelineDeps(wiring: RelayPipelineWiring): RelayPipel
   const now = services.now;
   const touchIntervalMs = wiring.touchIntervalMs ?? 60_000;
   const resolveSecret: SecretResolver = wiring.readSecret ?? (() => Promise.resolve(undefined));
-  const loadRewriteSnapshot = createRewriteSnapshotLoader(() => services.stringRewrites.read());
+  const loadRewriteSnapshot = createRewriteSnapshotLoader(
+    () => services.stringRewrites.read(),
+    () => services.stringRewrites.changeStamp(),
+  );
   // The frozen snapshot of the request on whose behalf a token exchange runs (SPEC.md
   // "Transport-level enforcement": app token exchanges use the request's one snapshot).
   const requestSnapshot = new AsyncLocalStorage<RewriteSnapshot>();

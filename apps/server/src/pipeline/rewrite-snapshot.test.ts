@@ -40,6 +40,94 @@ describe('rewrite snapshot loader', () => {
   });
 });
 
+describe('rewrite snapshot loader with a change stamp', () => {
+  function counted(initial: StringRewritePolicy) {
+    const state = { policy: initial, reads: 0, stamp: 'a' as string | undefined };
+    const read = () => {
+      state.reads++;
+      return Promise.resolve(ok(state.policy));
+    };
+    return { state, load: createRewriteSnapshotLoader(read, () => state.stamp) };
+  }
+
+  it('does not read again while the stamp is unchanged', async () => {
+    const { state, load } = counted(policy(['alpha']));
+    const first = await load();
+    if (!first.ok) throw new Error('unavailable');
+    for (let i = 0; i < 5; i++) {
+      const again = await load();
+      expect(again.ok && again.value).toBe(first.value);
+    }
+    expect(state.reads).toBe(1);
+  });
+
+  it('reads again at once when the stamp changes, and applies the new rules', async () => {
+    const { state, load } = counted(policy(['alpha'], 1));
+    const first = await load();
+    expect(first.ok && first.value.check('beta')).toBe(true);
+    state.policy = policy(['beta'], 2);
+    state.stamp = 'b';
+    const next = await load();
+    expect(state.reads).toBe(2);
+    expect(next.ok && next.value.revision).toBe(2);
+    expect(next.ok && next.value.check('beta')).toBe(false);
+  });
+
+  it('reads at every request when the store cannot tell (undefined or throwing stamp)', async () => {
+    const { state, load } = counted(policy(['alpha']));
+    state.stamp = undefined;
+    await load();
+    await load();
+    expect(state.reads).toBe(2);
+    const throwing = createRewriteSnapshotLoader(
+      () => {
+        state.reads++;
+        return Promise.resolve(ok(state.policy));
+      },
+      () => {
+        throw new Error('closed');
+      },
+    );
+    await throwing();
+    await throwing();
+    expect(state.reads).toBe(4);
+  });
+
+  it('never reuses a failed read: a broken policy blocks until it is readable again', async () => {
+    let broken = true;
+    let reads = 0;
+    const load = createRewriteSnapshotLoader(
+      () => {
+        reads++;
+        return Promise.resolve(broken ? err({ code: 'corrupt' }) : ok(policy(['alpha'])));
+      },
+      () => 'same',
+    );
+    expect((await load()).ok).toBe(false);
+    expect((await load()).ok).toBe(false);
+    expect(reads).toBe(2);
+    broken = false;
+    expect((await load()).ok).toBe(true);
+    expect((await load()).ok).toBe(true);
+    expect(reads).toBe(3);
+  });
+
+  it('takes the stamp before reading, so a change during the read is read again', async () => {
+    const state = { stamp: 'a', reads: 0 };
+    const load = createRewriteSnapshotLoader(
+      () => {
+        state.reads++;
+        state.stamp = `changed-${String(state.reads)}`;
+        return Promise.resolve(ok(policy(['alpha'])));
+      },
+      () => state.stamp,
+    );
+    await load();
+    await load();
+    expect(state.reads).toBe(2);
+  });
+});
+
 describe('structural check', () => {
   const values = fc.record({
     path: fc.string(),

@@ -29,17 +29,40 @@ export type StoredRewritePolicyReader = () => Promise<Result<StringRewritePolicy
 const UNAVAILABLE: RewritePolicyUnavailable = { code: 'string_rewrite_policy_unavailable' };
 
 /**
- * Creates the loader of frozen rewrite snapshots: reads the policy at every request (a PUT is
- * effective at once) and compiles its rules with `@relay/rewrite-engine`, reusing the compiled
- * rule set while revision and update time are unchanged.
+ * Tells whether the stored policy may have changed: a stamp that differs from every earlier one
+ * after any change, or undefined when the store cannot tell (see
+ * `StringRewriteStore.changeStamp`). A rejection counts as "cannot tell".
+ */
+export type PolicyChangeStamp = () => string | undefined;
+
+/**
+ * Creates the loader of frozen rewrite snapshots. Without a change stamp it reads the policy at
+ * every request. With one, it reads only when the stamp differs from the one taken before the
+ * last successful read — a PUT through this process, or any commit by another connection —
+ * and otherwise hands out the snapshot of that read; a PUT is therefore effective for every
+ * request that starts after it, and a failed read (missing, corrupt, unreadable) is never
+ * reused. The compiled rule set is reused while revision and update time are unchanged.
  *
  * @param read - reads the stored policy
+ * @param changeStamp - the store's change detector
  */
 export function createRewriteSnapshotLoader(
   read: StoredRewritePolicyReader,
+  changeStamp?: PolicyChangeStamp,
 ): RewriteSnapshotLoader {
   let compiled: { readonly stamp: string; readonly snapshot: RewriteSnapshot } | undefined;
+  let current: { readonly changeStamp: string; readonly snapshot: RewriteSnapshot } | undefined;
+  const stampNow = (): string | undefined => {
+    try {
+      return changeStamp?.();
+    } catch {
+      return undefined;
+    }
+  };
   return async () => {
+    const before = stampNow();
+    if (before !== undefined && current?.changeStamp === before) return ok(current.snapshot);
+    current = undefined;
     let stored;
     try {
       stored = await read();
@@ -49,22 +72,26 @@ export function createRewriteSnapshotLoader(
     if (!stored.ok) return err(UNAVAILABLE);
     const policy = stored.value;
     const stamp = `${String(policy.revision)}\n${policy.updated_at}`;
-    if (compiled?.stamp === stamp) return ok(compiled.snapshot);
-    const ruleSet = compileRules(policy.rules);
-    if (!ruleSet.ok) return err(UNAVAILABLE);
-    const guard = ruleSet.value;
-    const snapshot: RewriteSnapshot = {
-      revision: policy.revision,
-      check: (value) => {
-        try {
-          return guard.check(value).ok;
-        } catch {
-          return false;
-        }
-      },
-    };
-    compiled = { stamp, snapshot };
-    return ok(snapshot);
+    if (compiled?.stamp !== stamp) {
+      const ruleSet = compileRules(policy.rules);
+      if (!ruleSet.ok) return err(UNAVAILABLE);
+      const guard = ruleSet.value;
+      compiled = {
+        stamp,
+        snapshot: {
+          revision: policy.revision,
+          check: (value) => {
+            try {
+              return guard.check(value).ok;
+            } catch {
+              return false;
+            }
+          },
+        },
+      };
+    }
+    if (before !== undefined) current = { changeStamp: before, snapshot: compiled.snapshot };
+    return ok(compiled.snapshot);
   };
 }
 

@@ -8,6 +8,13 @@ import { createStatementCache } from './statement-cache.js';
 /** An open relay database. */
 export interface RelayDatabase {
   readonly db: Kysely<DatabaseSchema>;
+  /**
+   * A number that changes whenever another connection (another process, an operator's tool)
+   * commits to the database; commits of this connection leave it unchanged. SQLite's
+   * `PRAGMA data_version`, read through one prepared statement (no query compilation). Throws
+   * once the database is closed.
+   */
+  externalChangeVersion(): number;
   /** Closes the connection; idempotent. */
   close(): Promise<void>;
 }
@@ -59,9 +66,11 @@ export async function openSqliteDatabase(
     await db.destroy();
     throw new DatabaseOpenError('the database schema could not be migrated', { cause: error });
   }
+  const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
   let closed = false;
   return {
     db,
+    externalChangeVersion: () => Number(dataVersion.get()),
     async close() {
       if (closed) return;
       closed = true;

@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteDatabase, type RelayDatabase } from './sqlite-database.js';
 import { createStringRewriteStore } from './string-rewrite-store.js';
@@ -12,6 +16,53 @@ async function setup() {
   return { db: database.db, store: createStringRewriteStore(database.db) };
 }
 const RULE = { pattern: 'secret-[0-9]+', replacement: '[redacted]' };
+
+describe('createStringRewriteStore changeStamp', () => {
+  it('is undefined without an external change detector', async () => {
+    const { store } = await setup();
+    expect(store.changeStamp()).toBeUndefined();
+  });
+
+  it('changes after every replace through the store, committed or refused', async () => {
+    const database = await openSqliteDatabase(':memory:');
+    open.push(database);
+    const store = createStringRewriteStore(database.db, {
+      externalChangeVersion: () => database.externalChangeVersion(),
+    });
+    const seen = new Set<string | undefined>([store.changeStamp()]);
+    expect(store.changeStamp()).toBe(store.changeStamp());
+    const before = await store.read();
+    if (!before.ok) throw new Error('no seeded policy');
+    await store.replace(before.value.revision, [RULE], '2030-01-01T00:00:00.000Z');
+    seen.add(store.changeStamp());
+    await store.replace(before.value.revision, [RULE], '2030-01-01T00:00:01.000Z'); // conflict
+    seen.add(store.changeStamp());
+    expect(seen.size).toBe(3);
+  });
+
+  it('changes when another connection commits to the same file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'relay-stamp-'));
+    try {
+      const file = join(dir, 'relay.db');
+      const database = await openSqliteDatabase(file);
+      open.push(database);
+      const store = createStringRewriteStore(database.db, {
+        externalChangeVersion: () => database.externalChangeVersion(),
+      });
+      const before = store.changeStamp();
+      // This connection's own commits leave the stamp alone...
+      await database.db.updateTable('string_rewrite_policy').set({ updated_at: 'x' }).execute();
+      expect(store.changeStamp()).toBe(before);
+      // ...another connection's commit changes it.
+      const other = new Database(file);
+      other.prepare("update string_rewrite_policy set updated_at = 'y'").run();
+      other.close();
+      expect(store.changeStamp()).not.toBe(before);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('createStringRewriteStore read', () => {
   it('reuses the parse of an unchanged row, frozen', async () => {

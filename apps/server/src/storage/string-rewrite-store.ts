@@ -30,6 +30,12 @@ export interface StringRewriteStore {
   /** Reads the policy from the database (never from a cache). */
   read(): Promise<Result<StringRewritePolicy, PolicyUnavailable>>;
   /**
+   * A stamp that differs from every earlier one once the stored policy may have changed: after
+   * every `replace` through this store, and after any commit by another connection. Undefined
+   * when the backend cannot tell (then only a read can say).
+   */
+  changeStamp(): string | undefined;
+  /**
    * Atomically replaces the rules when `expectedRevision` is the current revision; the
    * revision increments even for an unchanged ruleset.
    */
@@ -61,12 +67,28 @@ function parseRow(
   return ok(parsed.data);
 }
 
+/** Options of {@link createStringRewriteStore}. */
+export interface StringRewriteStoreOptions {
+  /**
+   * Changes whenever another connection commits (SQLite's `data_version`); without it
+   * {@link StringRewriteStore.changeStamp} is undefined.
+   */
+  readonly externalChangeVersion?: () => number;
+}
+
 /**
  * Creates the string-rewrite store over Kysely (portable SQL).
  *
  * @param db - the database
+ * @param options - the external change detector of the backend
  */
-export function createStringRewriteStore(db: Kysely<DatabaseSchema>): StringRewriteStore {
+export function createStringRewriteStore(
+  db: Kysely<DatabaseSchema>,
+  options: StringRewriteStoreOptions = {},
+): StringRewriteStore {
+  const { externalChangeVersion } = options;
+  // Bumped by every replace through this store, committed or not: a stamp never repeats.
+  let localGeneration = 0;
   // Every relay request reads the policy: the query is compiled once, and a row identical to
   // the last one parsed (same revision, update time, schema version and rules text) reuses that
   // parse instead of JSON.parse and schema validation again. A changed, missing or corrupt row
@@ -107,39 +129,57 @@ export function createStringRewriteStore(db: Kysely<DatabaseSchema>): StringRewr
       return policy;
     },
 
-    replace(expectedRevision, rules, nowIso) {
-      return db.transaction().execute(async (trx) => {
-        const row = await trx
-          .selectFrom('string_rewrite_policy')
-          .selectAll()
-          .where('id', '=', POLICY_ROW_ID)
-          .executeTakeFirst();
-        const current = parseRow(row);
-        if (!current.ok) return current;
-        if (current.value.revision !== expectedRevision) {
-          return err({ code: 'string_rewrite_revision_conflict' as const });
-        }
-        const next: StringRewritePolicy = {
-          schema_version: 1,
-          revision: current.value.revision + 1,
-          updated_at: nowIso,
-          rules: rules.map((rule) => ({ pattern: rule.pattern, replacement: rule.replacement })),
-        };
-        const result = await trx
-          .updateTable('string_rewrite_policy')
-          .set({
-            revision: next.revision,
-            updated_at: next.updated_at,
-            rules_json: JSON.stringify(next.rules),
-          })
-          .where('id', '=', POLICY_ROW_ID)
-          .where('revision', '=', expectedRevision)
-          .executeTakeFirst();
-        if (result.numUpdatedRows !== 1n) {
-          return err({ code: 'string_rewrite_revision_conflict' as const });
-        }
-        return ok(next);
-      });
+    changeStamp() {
+      if (externalChangeVersion === undefined) return undefined;
+      return `${String(localGeneration)}:${String(externalChangeVersion())}`;
+    },
+
+    async replace(expectedRevision, rules, nowIso) {
+      localGeneration++;
+      try {
+        return await replaceRow(expectedRevision, rules, nowIso);
+      } finally {
+        localGeneration++;
+      }
     },
   };
+
+  function replaceRow(
+    expectedRevision: number,
+    rules: readonly StringRewriteRule[],
+    nowIso: string,
+  ): Promise<Result<StringRewritePolicy, PolicyUnavailable | RevisionConflict>> {
+    return db.transaction().execute(async (trx) => {
+      const row = await trx
+        .selectFrom('string_rewrite_policy')
+        .selectAll()
+        .where('id', '=', POLICY_ROW_ID)
+        .executeTakeFirst();
+      const current = parseRow(row);
+      if (!current.ok) return current;
+      if (current.value.revision !== expectedRevision) {
+        return err({ code: 'string_rewrite_revision_conflict' as const });
+      }
+      const next: StringRewritePolicy = {
+        schema_version: 1,
+        revision: current.value.revision + 1,
+        updated_at: nowIso,
+        rules: rules.map((rule) => ({ pattern: rule.pattern, replacement: rule.replacement })),
+      };
+      const result = await trx
+        .updateTable('string_rewrite_policy')
+        .set({
+          revision: next.revision,
+          updated_at: next.updated_at,
+          rules_json: JSON.stringify(next.rules),
+        })
+        .where('id', '=', POLICY_ROW_ID)
+        .where('revision', '=', expectedRevision)
+        .executeTakeFirst();
+      if (result.numUpdatedRows !== 1n) {
+        return err({ code: 'string_rewrite_revision_conflict' as const });
+      }
+      return ok(next);
+    });
+  }
 }
