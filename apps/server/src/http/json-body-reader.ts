@@ -1,5 +1,9 @@
+import { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import { RelayHttpError } from '../relay-http-error.js';
+
+/** Strict UTF-8 (a one-shot decode keeps no state between calls). */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** The default cap on a request body, in bytes. */
 export const DEFAULT_BODY_MAX_BYTES = 16 * 1024;
@@ -23,23 +27,18 @@ export async function readJsonText(c: Context, maxBytes: number): Promise<string
   if (declared !== undefined && Number(declared) > maxBytes) {
     throw new RelayHttpError('payload_too_large');
   }
-  const body = c.req.raw.body;
-  if (body === null) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader: ReadableStreamDefaultReader<Uint8Array> = body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw new RelayHttpError('payload_too_large');
-    }
-    chunks.push(value);
+  const incoming = nodeIncoming(c);
+  const chunks =
+    incoming === undefined
+      ? await readWebBody(c, maxBytes)
+      : await readIncoming(incoming, maxBytes);
+  if (chunks === 'too_large') {
+    // The rest of the body is never read: the connection closes after the answer.
+    c.header('connection', 'close');
+    throw new RelayHttpError('payload_too_large');
   }
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+    return UTF8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
   } catch {
     throw new RelayHttpError('invalid_request');
   }
@@ -59,5 +58,84 @@ export async function readJsonBody(
     return JSON.parse(text) as unknown;
   } catch {
     throw new RelayHttpError('invalid_request');
+  }
+}
+
+/**
+ * The Node request under @hono/node-server (its `HttpBindings`), read directly: the web-stream
+ * view of it (`c.req.raw.body`) builds a full fetch Request and a stream adapter per request.
+ */
+function nodeIncoming(c: Context): IncomingMessage | undefined {
+  const env: unknown = c.env;
+  if (typeof env !== 'object' || env === null || !('incoming' in env)) return undefined;
+  const { incoming } = env;
+  return incoming instanceof IncomingMessage ? incoming : undefined;
+}
+
+/** Reads a Node request body up to `maxBytes`; past it, stops reading and says so. */
+function readIncoming(
+  incoming: IncomingMessage,
+  maxBytes: number,
+): Promise<Buffer[] | 'too_large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const cleanup = () => {
+      incoming.off('data', onData);
+      incoming.off('end', onEnd);
+      incoming.off('error', onError);
+      incoming.off('close', onClose);
+    };
+    const onData = (chunk: Buffer | string) => {
+      const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      size += buffer.byteLength;
+      if (size > maxBytes) {
+        cleanup();
+        incoming.pause();
+        resolve('too_large');
+        return;
+      }
+      chunks.push(buffer);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(chunks);
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(error);
+    };
+    const onClose = () => {
+      cleanup();
+      if (incoming.readableEnded) resolve(chunks);
+      else reject(new Error('the client closed the connection before the body ended'));
+    };
+    if (incoming.readableEnded) {
+      resolve([]);
+      return;
+    }
+    incoming.on('data', onData);
+    incoming.on('end', onEnd);
+    incoming.on('error', onError);
+    incoming.on('close', onClose);
+  });
+}
+
+/** Reads a fetch Request body (tests through `app.request`, other adapters) up to `maxBytes`. */
+async function readWebBody(c: Context, maxBytes: number): Promise<Uint8Array[] | 'too_large'> {
+  const body = c.req.raw.body;
+  if (body === null) return [];
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader: ReadableStreamDefaultReader<Uint8Array> = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return chunks;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      return 'too_large';
+    }
+    chunks.push(value);
   }
 }
