@@ -241,6 +241,30 @@ describe('validatePath properties', () => {
     );
   });
 
+  it('a path of unreserved segments not starting with a dot (the fast path) joins unchanged', () => {
+    const segment = fc
+      .tuple(
+        fc.constantFrom('a', 'b', 'z', 'A', 'Z', '0', '9', '_', '~', '-'),
+        fc.string({
+          unit: fc.constantFrom('a', 'z', 'A', 'Z', '0', '9', '.', '_', '~', '-'),
+          maxLength: 12,
+        }),
+      )
+      .map(([first, rest]) => first + rest);
+    fc.assert(
+      fc.property(fc.array(segment, { minLength: 1, maxLength: 8 }), (segments) => {
+        const path = `/${segments.join('/')}`;
+        const joined = new URL(path, BASE);
+        expect(joined.pathname).toBe(path);
+        expect(joined.origin).toBe(new URL(BASE).origin);
+        // Such a path is valid, unless it holds the '..' the compare rule alone allows.
+        const verdict = validatePath(path);
+        expect(verdict.ok ? 'ok' : verdict.rule).toBe(path.includes('..') ? 'dot_dot' : 'ok');
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('is total: every string gets a verdict, never an exception', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 200, unit: 'grapheme' }), (path) => {

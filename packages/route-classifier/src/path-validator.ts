@@ -48,6 +48,13 @@ export const PATH_MAX_LENGTH = RELAY_PATH_MAX_LENGTH;
 const VALID: PathValidation = { ok: true };
 const PROBE_BASE = 'https://forge.invalid';
 const PROBE_HOST = 'forge.invalid';
+/** Only ASCII: NFKC leaves such a string as it is. */
+const ASCII_ONLY = /^[^\u0080-\uffff]*$/;
+/**
+ * Segments of RFC 3986 unreserved characters, none starting with a dot: no escape, no dot
+ * segment and nothing the URL parser encodes, so joining such a path to a host keeps both.
+ */
+const PLAIN_PATH = /^(?:\/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)+$/;
 
 // RFC 3986 pchar (unreserved, sub-delims, ':' and '@') plus '/' and '%' (checked separately).
 const ALLOWED_CHARACTER = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/%]*$/;
@@ -144,6 +151,7 @@ function checkEncodedSlash(segments: readonly string[]): boolean {
 
 /** NFKC (what a normalizing intermediary might apply) must not add structure to the path. */
 function changesUnderNormalization(decoded: string): boolean {
+  if (ASCII_ONLY.test(decoded)) return false;
   const normalized = decoded.normalize('NFKC');
   if (normalized === decoded) return false;
   if (normalized.includes('\\') || PERCENT_ESCAPE.test(normalized)) return true;
@@ -153,6 +161,7 @@ function changesUnderNormalization(decoded: string): boolean {
 }
 
 function changesOnJoin(path: string): boolean {
+  if (PLAIN_PATH.test(path)) return false;
   const joined = new URL(path, PROBE_BASE);
   return joined.host !== PROBE_HOST || joined.pathname !== path;
 }
