@@ -46,8 +46,11 @@ describe('createStringRewriteStore changeStamp', () => {
       const file = join(dir, 'relay.db');
       const database = await openSqliteDatabase(file);
       open.push(database);
+      let clock = 0;
       const store = createStringRewriteStore(database.db, {
         externalChangeVersion: () => database.externalChangeVersion(),
+        externalCheckIntervalMs: 50,
+        now: () => clock,
       });
       const before = store.changeStamp();
       // This connection's own commits leave the stamp alone...
@@ -57,6 +60,10 @@ describe('createStringRewriteStore changeStamp', () => {
       const other = new Database(file);
       other.prepare("update string_rewrite_policy set updated_at = 'y'").run();
       other.close();
+      // ...once the last reading of the external version is older than the check interval.
+      clock = 49;
+      expect(store.changeStamp()).toBe(before);
+      clock = 50;
       expect(store.changeStamp()).not.toBe(before);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -30,9 +30,10 @@ export interface StringRewriteStore {
   /** Reads the policy from the database (never from a cache). */
   read(): Promise<Result<StringRewritePolicy, PolicyUnavailable>>;
   /**
-   * A stamp that differs from every earlier one once the stored policy may have changed: after
-   * every `replace` through this store, and after any commit by another connection. Undefined
-   * when the backend cannot tell (then only a read can say).
+   * A stamp that differs from every earlier one once the stored policy may have changed: at
+   * once after every `replace` through this store, and within the external check interval after
+   * a commit by another connection. Undefined when the backend cannot tell (then only a read can
+   * say).
    */
   changeStamp(): string | undefined;
   /**
@@ -74,7 +75,18 @@ export interface StringRewriteStoreOptions {
    * {@link StringRewriteStore.changeStamp} is undefined.
    */
   readonly externalChangeVersion?: () => number;
+  /**
+   * How long one reading of {@link externalChangeVersion} stands, milliseconds (reading it
+   * takes SQLite's WAL read lock: about 10 µs, a twentieth of a cache hit). A commit by another
+   * connection is seen within this time; a replace through this store at once. Default 50.
+   */
+  readonly externalCheckIntervalMs?: number;
+  /** The clock of {@link externalCheckIntervalMs}, milliseconds. Default `performance.now`. */
+  readonly now?: () => number;
 }
+
+/** Default of {@link StringRewriteStoreOptions.externalCheckIntervalMs}. */
+export const EXTERNAL_CHECK_INTERVAL_MS = 50;
 
 /**
  * Creates the string-rewrite store over Kysely (portable SQL).
@@ -87,6 +99,16 @@ export function createStringRewriteStore(
   options: StringRewriteStoreOptions = {},
 ): StringRewriteStore {
   const { externalChangeVersion } = options;
+  const checkIntervalMs = options.externalCheckIntervalMs ?? EXTERNAL_CHECK_INTERVAL_MS;
+  const now = options.now ?? (() => performance.now());
+  let external: { readonly version: number; readonly readAt: number } | undefined;
+  const externalVersion = (read: () => number): number => {
+    const at = now();
+    if (external === undefined || at - external.readAt >= checkIntervalMs || at < external.readAt) {
+      external = { version: read(), readAt: at };
+    }
+    return external.version;
+  };
   // Bumped by every replace through this store, committed or not: a stamp never repeats.
   let localGeneration = 0;
   // Every relay request reads the policy: the query is compiled once, and a row identical to
@@ -131,7 +153,7 @@ export function createStringRewriteStore(
 
     changeStamp() {
       if (externalChangeVersion === undefined) return undefined;
-      return `${String(localGeneration)}:${String(externalChangeVersion())}`;
+      return `${String(localGeneration)}:${String(externalVersion(externalChangeVersion))}`;
     },
 
     async replace(expectedRevision, rules, nowIso) {
