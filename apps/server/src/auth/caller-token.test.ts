@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { callerTokenSchema } from '@relay/protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -20,6 +21,17 @@ describe('caller tokens', () => {
       fc.property(fc.string(), fc.string(), (a, b) => {
         expect(hashToken(a)).toMatch(/^[0-9a-f]{64}$/);
         expect(digestsEqual(hashToken(a), hashToken(b))).toBe(a === b);
+      }),
+    );
+  });
+
+  it('hash is the SHA-256 of the UTF-8 bytes (stored digests stay valid)', () => {
+    expect(hashToken('abc')).toBe(
+      'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+    );
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), (token) => {
+        expect(hashToken(token)).toBe(createHash('sha256').update(token, 'utf8').digest('hex'));
       }),
     );
   });
