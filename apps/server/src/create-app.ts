@@ -78,8 +78,13 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   app.use(async (c, next) => {
     const requestId = makeId();
     c.set('requestId', requestId);
+    // Set before the handler, so every response built through the context carries it without
+    // rebuilding its headers; checked after, for a response built some other way.
+    c.header('x-relay-request-id', requestId);
     await next();
-    c.res.headers.set('x-relay-request-id', requestId);
+    if (c.res.headers.get('x-relay-request-id') !== requestId) {
+      c.res.headers.set('x-relay-request-id', requestId);
+    }
   });
   if (deps.onLog !== undefined) {
     app.use(createAccessLog(deps.onLog, deps.elapsed ?? (() => performance.now())));

@@ -8,7 +8,7 @@ import {
   relayEnvelopeSchema,
 } from '@relay/protocol';
 import { describe, expect, it } from 'vitest';
-import { buildEnvelope } from './envelope-builder.js';
+import { buildEnvelope, serializeEnvelope } from './envelope-builder.js';
 
 const answer = fc.oneof(
   fc.record({
@@ -70,5 +70,33 @@ describe('envelope builder', () => {
       { pool: 'team', requestId: 'r', routeKind: 'repo_view', cacheable: true, cache: 'miss' },
     );
     expect(envelope).toMatchObject({ body: null, body_encoding: 'text' });
+  });
+
+  it('serializes exactly as JSON.stringify, with and without a reused answer source', () => {
+    fc.assert(
+      fc.property(answer, facts, facts, (a, first, second) => {
+        const source = { ...a };
+        const one = buildEnvelope(source, first);
+        const two = buildEnvelope(source, second);
+        expect(serializeEnvelope(one)).toBe(JSON.stringify(one));
+        expect(serializeEnvelope(one, source)).toBe(JSON.stringify(one));
+        // The second envelope from the same source reuses the answer's JSON.
+        expect(serializeEnvelope(two, source)).toBe(JSON.stringify(two));
+      }),
+    );
+  });
+
+  it('keeps answers of different sources apart', () => {
+    const meta = {
+      pool: 'team',
+      requestId: 'r',
+      routeKind: 'issue_view',
+      cacheable: true,
+    } as const;
+    const a = { status: 200, headers: {}, body: { n: 1 }, bodyEncoding: 'json' as const };
+    const b = { status: 200, headers: {}, body: { n: 2 }, bodyEncoding: 'json' as const };
+    serializeEnvelope(buildEnvelope(a, { ...meta, cache: 'miss' }), a);
+    const text = serializeEnvelope(buildEnvelope(b, { ...meta, cache: 'hit' }), b);
+    expect(JSON.parse(text)).toMatchObject({ body: { n: 2 }, relay: { cache: 'hit' } });
   });
 });

@@ -73,3 +73,36 @@ export function buildEnvelope(answer: EnvelopeAnswer, facts: EnvelopeFacts): Rel
     },
   };
 }
+
+/**
+ * The JSON of the answer fields (`status`, `headers`, `body`, `body_encoding`) by the immutable
+ * object they were taken from (a cache entry): a hit serializes its body once, not per request.
+ */
+const answerPrefixes = new WeakMap<object, string>();
+
+function answerPrefix(envelope: RelayEnvelope): string {
+  return `{"status":${JSON.stringify(envelope.status)},"headers":${JSON.stringify(envelope.headers)},"body":${JSON.stringify(envelope.body)},"body_encoding":${JSON.stringify(envelope.body_encoding)}`;
+}
+
+/**
+ * Serializes an envelope exactly as `JSON.stringify(envelope)` would for one built by
+ * {@link buildEnvelope}. When `answerSource` is given — the immutable object (a cache entry) the
+ * envelope's status, headers, body and encoding were taken from, unchanged — the JSON of those
+ * fields is kept with it and reused by later envelopes from the same source; only `identity`
+ * and `relay` are serialized per request.
+ *
+ * @param envelope - an envelope from {@link buildEnvelope}
+ * @param answerSource - the immutable source of its answer fields, if there is one
+ */
+export function serializeEnvelope(envelope: RelayEnvelope, answerSource?: object): string {
+  let prefix: string | undefined;
+  if (answerSource === undefined) prefix = answerPrefix(envelope);
+  else {
+    prefix = answerPrefixes.get(answerSource);
+    if (prefix === undefined) {
+      prefix = answerPrefix(envelope);
+      answerPrefixes.set(answerSource, prefix);
+    }
+  }
+  return `${prefix},"identity":${JSON.stringify(envelope.identity)},"relay":${JSON.stringify(envelope.relay)}}`;
+}

@@ -102,7 +102,15 @@ export interface RelayPipelineInput {
 
 /** What the route answers: an envelope (HTTP 200) or a relay error. */
 export type RelayPipelineOutcome =
-  | { readonly kind: 'envelope'; readonly envelope: RelayEnvelope }
+  | {
+      readonly kind: 'envelope';
+      readonly envelope: RelayEnvelope;
+      /**
+       * The immutable cache entry the envelope's answer fields were taken from, unchanged (a
+       * hit or a stale entry): `serializeEnvelope` reuses their JSON by it.
+       */
+      readonly answerSource?: CacheEntry | undefined;
+    }
   | { readonly kind: 'failure'; readonly failure: PipelineFailure };
 
 /** The relay pipeline: one call per request. */
@@ -274,12 +282,16 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
 
   async function serve(
     context: RequestContext,
-  ): Promise<{ ok: true; envelope: RelayEnvelope } | { ok: false; failure: PipelineFailure }> {
+  ): Promise<
+    | { ok: true; envelope: RelayEnvelope; answerSource?: CacheEntry | undefined }
+    | { ok: false; failure: PipelineFailure }
+  > {
     const { request, policy, route, rewriteCheck, trace } = context;
     const pool = request.pool;
     const envelope = (
       answer: EnvelopeAnswer,
       facts: Omit<EnvelopeFacts, 'pool' | 'requestId' | 'routeKind'>,
+      answerSource?: CacheEntry,
     ) => ({
       ok: true as const,
       envelope: buildEnvelope(answer, {
@@ -288,6 +300,7 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
         requestId: context.requestId,
         routeKind: route.kind,
       }),
+      answerSource,
     });
 
     // The owner gate and the public-visibility guard, before any cache entry or identity.
@@ -412,11 +425,15 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
     if (decision.kind === 'hit') {
       trace.cacheResult = 'hit';
       const lane = decision.entry.validators?.lane;
-      return envelope(fromEntry(decision.entry), {
-        cacheable: true,
-        cache: 'hit',
-        backend: lane?.kind === 'anonymous' ? 'forge_public' : undefined,
-      });
+      return envelope(
+        fromEntry(decision.entry),
+        {
+          cacheable: true,
+          cache: 'hit',
+          backend: lane?.kind === 'anonymous' ? 'forge_public' : undefined,
+        },
+        decision.entry,
+      );
     }
 
     const missDecision = decision;
@@ -444,12 +461,16 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
         if (stale.ok) {
           trace.cacheResult = 'stale';
           const lane = stale.value.entry.validators?.lane;
-          return envelope(fromEntry(stale.value.entry), {
-            cacheable: true,
-            cache: 'miss',
-            stale: { reason: stale.value.stale_reason, expiresAt: stale.value.cache_expires_at },
-            backend: lane?.kind === 'anonymous' ? 'forge_public' : undefined,
-          });
+          return envelope(
+            fromEntry(stale.value.entry),
+            {
+              cacheable: true,
+              cache: 'miss',
+              stale: { reason: stale.value.stale_reason, expiresAt: stale.value.cache_expires_at },
+              backend: lane?.kind === 'anonymous' ? 'forge_public' : undefined,
+            },
+            stale.value.entry,
+          );
         }
       }
       return { ok: false, failure: failure.failure };
@@ -596,7 +617,7 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
     }
     return finish(
       served.ok
-        ? { kind: 'envelope', envelope: served.envelope }
+        ? { kind: 'envelope', envelope: served.envelope, answerSource: served.answerSource }
         : { kind: 'failure', failure: served.failure },
     );
   };

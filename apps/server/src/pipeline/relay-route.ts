@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../app-env.js';
 import { readJsonBody } from '../http/json-body-reader.js';
 import { RelayHttpError } from '../relay-http-error.js';
+import { serializeEnvelope } from './envelope-builder.js';
 import type { RelayPipeline } from './relay-pipeline.js';
 
 /** The path of the relay endpoint. */
@@ -30,7 +31,11 @@ export function createRelayRoute(pipeline: RelayPipeline): Hono<AppEnv> {
       authorization: c.req.header('authorization'),
       body,
     });
-    if (outcome.kind === 'envelope') return c.json(outcome.envelope, 200);
+    if (outcome.kind === 'envelope') {
+      return c.body(serializeEnvelope(outcome.envelope, outcome.answerSource), 200, {
+        'content-type': 'application/json',
+      });
+    }
     const { failure } = outcome;
     if (failure.kind === 'fallback') {
       return c.json(createErrorBody('fallback_local', { requestId, reason: failure.reason }), 424);
