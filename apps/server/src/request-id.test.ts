@@ -11,6 +11,24 @@ describe('request ids', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
+  it('draw fresh random bytes for every id, refilling the pool when it runs out', () => {
+    let draws = 0;
+    const make = createRequestIdFactory({
+      now: () => 0,
+      fillRandom: (bytes) => {
+        draws++;
+        // A distinct number in the last four bytes of every 16-byte slot of every draw.
+        const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+        for (let slot = 0; slot < bytes.length / 16; slot++) {
+          view.setUint32(slot * 16 + 12, draws * 100_000 + slot);
+        }
+      },
+    });
+    const ids = Array.from({ length: 600 }, () => make());
+    expect(new Set(ids.map((id) => id.slice(-17))).size).toBe(600);
+    expect(draws).toBe(3);
+  });
+
   it('carry the clock in their first 48 bits', () => {
     const id = createRequestIdFactory({
       now: () => 0x0123_4567_89ab,

@@ -23,9 +23,18 @@ export interface RequestIdOptions {
 export function createRequestIdFactory(options: RequestIdOptions = {}): () => string {
   const now = options.now ?? Date.now;
   const fillRandom: FillRandom = options.fillRandom ?? ((bytes) => randomFillSync(bytes));
+  // Random bytes are drawn for 256 ids at a time (as crypto.randomUUID does): one draw per id
+  // costs more than the rest of the id.
+  const pool = new Uint8Array(16 * 256);
+  let offset = pool.length;
   const bytes = new Uint8Array(16);
   return () => {
-    fillRandom(bytes);
+    if (offset >= pool.length) {
+      fillRandom(pool);
+      offset = 0;
+    }
+    bytes.set(pool.subarray(offset, offset + 16));
+    offset += 16;
     const ms = Math.max(0, Math.floor(now()));
     // 48-bit big-endian timestamp (2^48 ms is the year 10889).
     const high = Math.floor(ms / 2 ** 32);
