@@ -1,10 +1,14 @@
-import { createTransportError } from '@relay/forge-transport';
+import { createTransportError, type ForgeResponse } from '@relay/forge-transport';
 import { err, ok } from '@relay/protocol';
 import { describe, expect, it } from 'vitest';
 import { forgeResponse } from './__fixtures__/forge-responses.js';
 import { createVisibilityGuard, type ProbeResult } from './visibility-guard.js';
 
 const EXHAUSTED = forgeResponse(403, { message: 'rate limited' }, { remaining: 0 });
+
+function withEtag(response: ForgeResponse, etag: string): ForgeResponse {
+  return { ...response, headers: { ...response.headers, etag } };
+}
 
 function setUp(anonymous: ProbeResult, pooled?: ProbeResult, anonymousSpent = false) {
   let now = 0;
@@ -122,15 +126,92 @@ describe('public-visibility guard', () => {
     expect(h.calls).toHaveLength(1);
   });
 
-  it('other answers (a 304, a 5xx, a rate limit) neither renew nor refuse', async () => {
-    const h = setUp(ok(forgeResponse(200, { private: false })));
+  it('other answers (a 304 of unknown ETag, a 5xx, a rate limit) neither renew nor refuse', async () => {
+    const h = setUp(ok(withEtag(forgeResponse(200, { private: false }), '"public-1"')));
     await h.prove();
     h.advance(240_000);
     h.guard.observe('Acme', 'Widgets', forgeResponse(304, null));
+    h.guard.observe('Acme', 'Widgets', withEtag(forgeResponse(304, null), '"other"'));
     h.guard.observe('Acme', 'Widgets', forgeResponse(502, null));
     h.guard.observe('Acme', 'Widgets', EXHAUSTED);
     expect(await h.prove()).toEqual({ ok: true, value: 'cached' });
     h.advance(60_000);
     expect(await h.prove()).toEqual({ ok: true, value: 'anonymous' });
+  });
+
+  it('a 304 of a public answer the guard saw renews the proof (the metadata is unchanged)', async () => {
+    const h = setUp(ok(forgeResponse(200, { private: false })));
+    await h.prove();
+    // The pipeline's repo_view read, from the identity that then revalidates it.
+    h.guard.observe('Acme', 'Widgets', withEtag(forgeResponse(200, { private: false }), 'W/"a1"'));
+    h.advance(240_000);
+    h.guard.observe('acme', 'widgets', withEtag(forgeResponse(304, null), '"a1"'));
+    h.advance(299_999);
+    expect(await h.prove()).toEqual({ ok: true, value: 'cached' });
+    expect(h.calls).toHaveLength(1);
+    // A probe's own answer counts too, after the proof has expired.
+    const probed = setUp(ok(withEtag(forgeResponse(200, { private: false }), '"p1"')));
+    await probed.prove();
+    probed.advance(400_000);
+    probed.guard.observe('Acme', 'Widgets', withEtag(forgeResponse(304, null), '"p1"'));
+    expect(await probed.prove()).toEqual({ ok: true, value: 'cached' });
+    expect(probed.calls).toHaveLength(1);
+  });
+
+  it('after a refusal, a 304 of an earlier public answer proves nothing', async () => {
+    const h = setUp(ok(withEtag(forgeResponse(200, { private: false }), '"a1"')));
+    await h.prove();
+    h.guard.observe('Acme', 'Widgets', withEtag(forgeResponse(200, { private: true }), '"b2"'));
+    h.advance(30_000);
+    h.guard.observe('Acme', 'Widgets', withEtag(forgeResponse(304, null), '"a1"'));
+    expect(await h.prove()).toEqual({ ok: true, value: 'anonymous' });
+    expect(h.calls).toHaveLength(2);
+  });
+
+  it('concurrent proofs of one repository share one probe', async () => {
+    const waiting: ((answer: ProbeResult) => void)[] = [];
+    const calls: string[] = [];
+    const guard = createVisibilityGuard({ now: () => 0 });
+    const input = (repo: string) => ({
+      owner: 'Acme',
+      repo,
+      anonymous: (path: string) => {
+        calls.push(path);
+        return new Promise<ProbeResult>((resolve) => waiting.push(resolve));
+      },
+      pooled: () => Promise.resolve(undefined),
+    });
+    const first = guard.prove(input('Widgets'));
+    const second = guard.prove(input('widgets'));
+    await Promise.resolve();
+    for (const release of waiting) release(ok(forgeResponse(200, { private: false })));
+    expect(await first).toEqual({ ok: true, value: 'anonymous' });
+    expect(await second).toEqual({ ok: true, value: 'cached' });
+    expect(calls).toEqual(['/repos/Acme/Widgets']);
+  });
+
+  it('a waiting proof probes itself when the shared probe recorded nothing', async () => {
+    const answers: ProbeResult[] = [
+      err(createTransportError('forge_timeout')),
+      ok(forgeResponse(200, { private: false })),
+    ];
+    const calls: string[] = [];
+    const guard = createVisibilityGuard({ now: () => 0 });
+    const input = {
+      owner: 'Acme',
+      repo: 'Widgets',
+      anonymous: (path: string) => {
+        calls.push(path);
+        const answer = answers.shift();
+        return answer === undefined
+          ? Promise.reject(new Error('no answer'))
+          : Promise.resolve(answer);
+      },
+      pooled: () => Promise.resolve(undefined),
+    };
+    const [first, second] = await Promise.all([guard.prove(input), guard.prove(input)]);
+    expect(first.ok).toBe(false);
+    expect(second).toEqual({ ok: true, value: 'anonymous' });
+    expect(calls).toHaveLength(2);
   });
 });

@@ -46,7 +46,9 @@ export interface VisibilityGuard {
    * Learns from a fresh answer to `GET /repos/{owner}/{repo}` that the pipeline obtained anyway
    * (a `repo_view` read, after its proof): the same metadata a probe reads, so it renews the
    * proof (a 200 that says public) or records a refusal (a 200 that says otherwise, or a 404)
-   * exactly as a probe answer would. Any other status is ignored.
+   * exactly as a probe answer would. A 304 renews the proof only when its ETag is that of an
+   * answer this guard saw saying public since the last refusal (the metadata is unchanged, so
+   * still public); any other answer is ignored.
    */
   observe(owner: string, repo: string, response: ForgeResponse): void;
 }
@@ -74,10 +76,30 @@ function isPublicBody(body: ForgeResponse['body']): boolean {
   return record.visibility === undefined || record.visibility === 'public';
 }
 
+/** ETags of public answers kept per repository (the forge salts them per credential). */
+const MAX_PUBLIC_ETAGS = 8;
+
+/** An ETag without its weak prefix (a 304 may carry either form). */
+function bareEtag(response: ForgeResponse): string | undefined {
+  const etag = response.headers.etag;
+  return etag === undefined || etag === '' ? undefined : etag.replace(/^W\//, '');
+}
+
+/** What the guard knows of one repository. */
+interface Proof {
+  readonly isPublic: boolean;
+  readonly until: number;
+  /** ETags of answers that said public since the last refusal (empty for a refusal). */
+  readonly publicEtags: readonly string[];
+}
+
 /**
  * Creates the public-visibility guard. A repository is public when its metadata says
  * `private: false` (and, when present, `visibility: public`); a 404, a private flag or any other
  * answer counts as not public. Only the flag is read: the metadata body is never served.
+ * Concurrent proofs of one repository share one probe: the others wait for it and reuse the
+ * proof (or refusal) it recorded, and probe themselves only when it recorded nothing (a failed
+ * probe, or no identity of the first request's pool could ask).
  *
  * @param options - the clock and the proof lifetimes
  */
@@ -85,51 +107,101 @@ export function createVisibilityGuard(options: VisibilityGuardOptions): Visibili
   const publicTtlMs = options.publicTtlMs ?? 300_000;
   const refusalTtlMs = options.refusalTtlMs ?? 30_000;
   const maxEntries = options.maxEntries ?? 10_000;
-  const proofs = new Map<string, { readonly isPublic: boolean; readonly until: number }>();
+  const proofs = new Map<string, Proof>();
+  const probing = new Map<string, Promise<unknown>>();
 
-  function remember(key: string, isPublic: boolean): void {
-    if (proofs.size >= maxEntries) {
+  function remember(key: string, isPublic: boolean, etag: string | undefined): void {
+    const previous = proofs.get(key);
+    if (previous === undefined && proofs.size >= maxEntries) {
       const oldest = proofs.keys().next();
       if (oldest.done !== true) proofs.delete(oldest.value);
     }
-    proofs.set(key, { isPublic, until: options.now() + (isPublic ? publicTtlMs : refusalTtlMs) });
+    let publicEtags: readonly string[] = [];
+    if (isPublic) {
+      const kept = previous?.isPublic === true ? previous.publicEtags : [];
+      publicEtags =
+        etag === undefined || kept.includes(etag) ? kept : [...kept, etag].slice(-MAX_PUBLIC_ETAGS);
+    }
+    proofs.set(key, {
+      isPublic,
+      until: options.now() + (isPublic ? publicTtlMs : refusalTtlMs),
+      publicEtags,
+    });
+  }
+
+  /** The unexpired proof or refusal of `key`, if any. */
+  function current(key: string): Proof | undefined {
+    const proof = proofs.get(key);
+    return proof !== undefined && options.now() < proof.until ? proof : undefined;
   }
 
   const keyOf = (owner: string, repo: string) => `${owner.toLowerCase()}/${repo.toLowerCase()}`;
 
+  async function probe(
+    key: string,
+    input: VisibilityProbeInput,
+  ): Promise<Result<ProofSource, VisibilityFailure>> {
+    const path = `/repos/${input.owner}/${input.repo}`;
+    let answer: ForgeResponse | undefined;
+    let source: ProofSource = 'anonymous';
+    if (input.anonymousSpent?.() !== true) {
+      const anonymous = await input.anonymous(path);
+      if (!anonymous.ok) return err({ code: 'probe_failed', error: anonymous.error });
+      answer = anonymous.value;
+    }
+    if (answer === undefined || isAnonymousQuotaExhausted(answer)) {
+      const pooled = await input.pooled(path);
+      if (pooled === undefined) return err(NOT_PUBLIC);
+      if (!pooled.ok) return err({ code: 'probe_failed', error: pooled.error });
+      answer = pooled.value;
+      source = 'pooled';
+    }
+    if (answer.status === 200 || answer.status === 404) {
+      const isPublic = answer.status === 200 && isPublicBody(answer.body);
+      remember(key, isPublic, bareEtag(answer));
+      return isPublic ? ok(source) : err(NOT_PUBLIC);
+    }
+    return err(NOT_PUBLIC);
+  }
+
   return {
     observe(owner, repo, response) {
+      const key = keyOf(owner, repo);
+      if (response.status === 304) {
+        // Unchanged since an answer that said public: the repository is still public.
+        const etag = bareEtag(response);
+        const known = proofs.get(key);
+        if (etag !== undefined && known?.isPublic === true && known.publicEtags.includes(etag)) {
+          remember(key, true, etag);
+        }
+        return;
+      }
       if (response.status !== 200 && response.status !== 404) return;
-      remember(keyOf(owner, repo), response.status === 200 && isPublicBody(response.body));
+      const isPublic = response.status === 200 && isPublicBody(response.body);
+      remember(key, isPublic, bareEtag(response));
     },
 
     async prove(input) {
       const key = keyOf(input.owner, input.repo);
-      const cached = proofs.get(key);
-      if (cached !== undefined && options.now() < cached.until) {
-        return cached.isPublic ? ok('cached') : err(NOT_PUBLIC);
+      const cached = current(key);
+      if (cached !== undefined) return cached.isPublic ? ok('cached') : err(NOT_PUBLIC);
+      const pending = probing.get(key);
+      if (pending !== undefined) {
+        await pending;
+        const shared = current(key);
+        if (shared !== undefined) return shared.isPublic ? ok('cached') : err(NOT_PUBLIC);
       }
-      const path = `/repos/${input.owner}/${input.repo}`;
-      let answer: ForgeResponse | undefined;
-      let source: ProofSource = 'anonymous';
-      if (input.anonymousSpent?.() !== true) {
-        const anonymous = await input.anonymous(path);
-        if (!anonymous.ok) return err({ code: 'probe_failed', error: anonymous.error });
-        answer = anonymous.value;
+      const running = probe(key, input);
+      const settled = running.then(
+        () => undefined,
+        () => undefined,
+      );
+      probing.set(key, settled);
+      try {
+        return await running;
+      } finally {
+        if (probing.get(key) === settled) probing.delete(key);
       }
-      if (answer === undefined || isAnonymousQuotaExhausted(answer)) {
-        const pooled = await input.pooled(path);
-        if (pooled === undefined) return err(NOT_PUBLIC);
-        if (!pooled.ok) return err({ code: 'probe_failed', error: pooled.error });
-        answer = pooled.value;
-        source = 'pooled';
-      }
-      if (answer.status === 200 || answer.status === 404) {
-        const isPublic = answer.status === 200 && isPublicBody(answer.body);
-        remember(key, isPublic);
-        return isPublic ? ok(source) : err(NOT_PUBLIC);
-      }
-      return err(NOT_PUBLIC);
     },
   };
 }
