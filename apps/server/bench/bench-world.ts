@@ -19,10 +19,12 @@ export interface BenchRepo {
   readonly name: string;
   /** Issue numbers (plain issues, not the pull request). */
   readonly issues: number[];
-  /** The open pull request's number. */
+  /** The first open pull request's number. */
   readonly pull: number;
-  /** The head branch of the open pull request. */
+  /** The head branch of the first open pull request. */
   readonly head: string;
+  /** Every open pull request (the first is `pull` on `head`), one head branch each. */
+  readonly pulls: readonly { readonly number: number; readonly head: string }[];
   /** The workflow run id on the default branch. */
   readonly run: number;
 }
@@ -31,6 +33,8 @@ export interface BenchRepo {
 export interface BenchWorldOptions {
   readonly repos: number;
   readonly issuesPerRepo: number;
+  /** Open pull requests per repository, each on its own branch. Default 1. */
+  readonly pullsPerRepo?: number;
 }
 
 /** Seeds the benchmark organization and its repositories; returns what it created. */
@@ -60,24 +64,33 @@ export function seedBenchWorld(world: ForgeWorld, options: BenchWorldOptions): B
         }).number,
       );
     }
-    const head = 'feature/work';
-    world.addBranch({ owner: BENCH_ORG, repo: name, name: head });
-    world.addCommit({
-      owner: BENCH_ORG,
-      repo: name,
-      branch: head,
-      message: 'Start the feature',
-      files: { 'src/feature.ts': 'export const feature = 1;\n' },
-    });
-    const pull = world.addPull({ owner: BENCH_ORG, repo: name, title: 'Add the feature', head })
-      .pull.number;
+    const pulls: { number: number; head: string }[] = [];
+    for (let p = 0; p < (options.pullsPerRepo ?? 1); p++) {
+      const head = p === 0 ? 'feature/work' : `feature/work-${String(p + 1)}`;
+      const file = p === 0 ? 'src/feature.ts' : `src/feature-${String(p + 1)}.ts`;
+      world.addBranch({ owner: BENCH_ORG, repo: name, name: head });
+      world.addCommit({
+        owner: BENCH_ORG,
+        repo: name,
+        branch: head,
+        message: 'Start the feature',
+        files: { [file]: 'export const feature = 1;\n' },
+      });
+      const title = p === 0 ? 'Add the feature' : `Add feature ${String(p + 1)}`;
+      pulls.push({
+        number: world.addPull({ owner: BENCH_ORG, repo: name, title, head }).pull.number,
+        head,
+      });
+    }
+    const first = pulls[0];
+    if (first === undefined) throw new Error('pullsPerRepo must be at least 1');
     const run = world.addRun({
       owner: BENCH_ORG,
       repo: name,
       workflow: 'CI',
       jobs: [{ name: 'test', log: 'all tests passed\n' }],
     }).run.id;
-    repos.push({ name, issues, pull, head, run });
+    repos.push({ name, issues, pull: first.number, head: first.head, pulls, run });
   }
   return repos;
 }

@@ -1,7 +1,7 @@
 /**
- * Quota economy: one deterministic multi-agent workload replayed three times against identical
- * simulated forges, counting upstream requests (forge-sim's request log) and quota spent
- * (forge-sim's own rate-limit counters, read through the free GET /rate_limit of every
+ * Quota economy: deterministic multi-agent workloads, each replayed three times against
+ * identical simulated forges, counting upstream requests (forge-sim's request log) and quota
+ * spent (forge-sim's own rate-limit counters, read through the free GET /rate_limit of every
  * credential used, the anonymous address included):
  *
  * - direct: each agent with its own PAT, no cache;
@@ -9,17 +9,33 @@
  *   URL and revalidates every read with If-None-Match, with one PAT;
  * - relay: relay-server (in process, on the simulator's clock) with a pool of two PATs.
  *
- * 20 agents, 10 repositories, 30 simulated minutes; the world changes while they poll (issue
- * comments every minute, a push to each pull request every 5 minutes, a new workflow run every
- * 10 minutes). Time is simulated: the relay and the simulator share one injected clock, moved
- * to each event's time, so lifetimes, leases and rate windows behave as in 30 real minutes.
+ * Both workloads: 20 agents, 10 repositories, 30 simulated minutes.
  *
- * Run: pnpm --filter @relay/server bench:quota
+ * - `minute_poll`: agents poll their PR every minute, the run list every 2 min, and read runs,
+ *   PR files, PR and issue lists, issues and repositories at fixed periods, while the world
+ *   changes (issue comments every minute, a push to each pull request every 5 minutes, a new
+ *   workflow run every 10 minutes).
+ * - `watch`: each agent owns a pull request and alternates between a work phase (reads of
+ *   issues, its PR, lists, runs, the repository) and watching the CI run its push started, with
+ *   `gh pr checks --watch` (every 10 s, gh's default) or `gh run watch` (every 3 s, gh's
+ *   default), while the run's jobs and steps advance; issue comments every minute as well.
+ *   Every interval and duration is listed in {@link WATCH} with its source or assumption.
+ *
+ * Time is simulated: the relay and the simulator share one injected clock, moved to each
+ * read's time, so lifetimes, leases and rate windows behave as in 30 real minutes.
+ *
+ * Run: pnpm --filter @relay/server bench:quota (BENCH_QUOTA_WORKLOAD=minute_poll|watch for one)
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSimClock, type ForgeSim } from '@relay/forge-sim';
+import {
+  createSimClock,
+  type CheckRunRecord,
+  type ForgeSim,
+  type JobRecord,
+  type RunRecord,
+} from '@relay/forge-sim';
 import { loadServerConfig } from '../src/server-config.js';
 import { createSecretReader } from '../src/secret-resolver.js';
 import { startServer } from '../src/start-server.js';
@@ -39,14 +55,39 @@ const REPOS = 10;
 const MINUTES = 30;
 const T0 = Date.parse('2030-03-01T09:00:00Z');
 const S = 1000;
+const END = MINUTES * 60 * S;
 
-/** One read of the workload. */
+/** What the replay created that later reads and changes refer to (one per mode). */
+interface ReplayState {
+  readonly sim: ForgeSim;
+  readonly repos: BenchRepo[];
+  /** The CI run each agent's push started, by `agent/cycle`. */
+  readonly cycles: Map<string, CycleRecords>;
+}
+
+/** One read of a workload. */
 interface Read {
   readonly at: number;
   readonly agent: number;
+  /** Order among one agent's reads at the same time. */
+  readonly seq: number;
   readonly kind: string;
-  /** The path, resolved against the world at read time (issue numbers, run ids). */
-  readonly path: (repos: readonly BenchRepo[]) => string;
+  /** The path, resolved against the world at read time (issue numbers, run ids, SHAs). */
+  readonly path: (state: ReplayState) => string;
+}
+
+/** One change of the world, applied before every read at or after `at`. */
+interface Change {
+  readonly at: number;
+  readonly apply: (state: ReplayState) => void;
+}
+
+/** A replayable workload: its reads and the world's changes, identical in every mode. */
+interface Workload {
+  readonly name: 'minute_poll' | 'watch';
+  readonly pullsPerRepo: number;
+  readonly reads: Read[];
+  readonly changes: Change[];
 }
 
 /** A deterministic generator (Park–Miller), so every mode replays the same workload. */
@@ -55,11 +96,45 @@ function createRandom(seed: number): () => number {
   return () => (state = (state * 48_271) % 2_147_483_647) / 2_147_483_647;
 }
 
-/** The workload: per agent, polls and reads on its two repositories at fixed periods. */
-function buildWorkload(): Read[] {
+function repoPath(state: ReplayState, index: number, suffix: string): string {
+  const repo = state.repos[index];
+  if (repo === undefined) throw new Error('no repo');
+  return `/repos/${BENCH_ORG}/${repo.name}${suffix}`;
+}
+
+function repoOf(state: ReplayState, index: number): BenchRepo {
+  const repo = state.repos[index];
+  if (repo === undefined) throw new Error('no repo');
+  return repo;
+}
+
+function sortReads(reads: Read[]): Read[] {
+  return reads.sort((a, b) => a.at - b.at || a.agent - b.agent || a.seq - b.seq);
+}
+
+/** A comment on one of the issues every minute (other people's activity), in both workloads. */
+function minuteComments(changes: Change[]): void {
+  for (let minute = 1; minute * 60 * S <= END; minute++) {
+    changes.push({
+      at: minute * 60 * S,
+      apply: ({ sim, repos }) => {
+        const repo = repos[minute % repos.length];
+        if (repo === undefined) return;
+        sim.world.addIssueComment({
+          owner: BENCH_ORG,
+          repo: repo.name,
+          number: repo.issues[minute % repo.issues.length] ?? 1,
+          body: `Comment at minute ${String(minute)}`,
+        });
+      },
+    });
+  }
+}
+
+/** The minute-poll workload: per agent, polls and reads on its two repositories at fixed periods. */
+function buildMinutePollWorkload(): Workload {
   const random = createRandom(12_345);
   const reads: Read[] = [];
-  const end = MINUTES * 60 * S;
   for (let agent = 0; agent < AGENTS; agent++) {
     const home = agent % REPOS;
     const second = (agent * 3 + 1) % REPOS;
@@ -69,18 +144,15 @@ function buildWorkload(): Read[] {
       path: (r: BenchRepo, pick: number) => string,
       repoIndex: () => number,
     ) => {
-      for (let at = Math.floor(random() * periodS * S); at < end; at += periodS * S) {
+      for (let at = Math.floor(random() * periodS * S); at < END; at += periodS * S) {
         const index = repoIndex();
         const pick = random();
         reads.push({
           at,
           agent,
+          seq: 0,
           kind,
-          path: (repos) => {
-            const repo = repos[index];
-            if (repo === undefined) throw new Error('no repo');
-            return `/repos/${BENCH_ORG}/${repo.name}${path(repo, pick)}`;
-          },
+          path: (state) => repoPath(state, index, path(repoOf(state, index), pick)),
         });
       }
     };
@@ -100,43 +172,372 @@ function buildWorkload(): Read[] {
     every('issue list', 600, () => '/issues', either);
     every('repo view', 600, () => '', either);
   }
-  return reads.sort((a, b) => a.at - b.at || a.agent - b.agent);
+  const changes: Change[] = [];
+  minuteComments(changes);
+  for (let minute = 5; minute * 60 * S <= END; minute += 5) {
+    changes.push({
+      at: minute * 60 * S,
+      apply: ({ sim, repos }) => {
+        for (const r of repos) {
+          sim.world.addCommit({
+            owner: BENCH_ORG,
+            repo: r.name,
+            branch: r.head,
+            message: `Push at minute ${String(minute)}`,
+            files: { 'src/feature.ts': `export const feature = ${String(minute)};\n` },
+          });
+        }
+        if (minute % 10 !== 0) return;
+        for (const r of repos) {
+          (r as { run: number }).run = sim.world.addRun({
+            owner: BENCH_ORG,
+            repo: r.name,
+            workflow: 'CI',
+            jobs: [{ name: 'test', log: 'ok\n' }],
+          }).run.id;
+        }
+      },
+    });
+  }
+  return {
+    name: 'minute_poll',
+    pullsPerRepo: 1,
+    reads: sortReads(reads),
+    changes: changes.sort((a, b) => a.at - b.at),
+  };
 }
 
-/** The world's changes during the workload, identical in every mode. */
-function applyChanges(sim: ForgeSim, repos: BenchRepo[], fromMs: number, toMs: number): void {
-  for (let minute = Math.floor(fromMs / 60_000) + 1; minute * 60_000 <= toMs; minute++) {
-    const repo = repos[minute % repos.length];
-    if (repo === undefined) continue;
-    const issue = repo.issues[minute % repo.issues.length] ?? 1;
-    sim.world.addIssueComment({
-      owner: BENCH_ORG,
-      repo: repo.name,
-      number: issue,
-      body: `Comment at minute ${String(minute)}`,
-    });
-    if (minute % 5 === 0) {
-      for (const r of repos) {
-        sim.world.addCommit({
+/**
+ * The watch workload's parameters. Sources: gh's defaults are read from the gh source and
+ * manual (cli/cli pkg/cmd/run/watch/watch.go: `defaultInterval int = 3`; gh-pr-checks(1):
+ * `-i, --interval` "(default 10)"). Everything else is a stated assumption (see the method
+ * section of BENCHMARKS.md), chosen before the first replay and not tuned to the goals.
+ */
+const WATCH = {
+  /** `gh run watch` refresh interval (gh default). */
+  runWatchIntervalS: 3,
+  /** `gh pr checks --watch` refresh interval (gh default). */
+  prChecksIntervalS: 10,
+  /** Work phase between pushes: uniform in [min, max] seconds (assumption). */
+  workS: [240, 480] as const,
+  /** Gap between two work reads: uniform in [min, max] seconds (assumption). */
+  workReadGapS: [20, 60] as const,
+  /** The agent starts watching this long after its push (assumption). */
+  watchDelayS: 5,
+  /** A new run waits in the queue: uniform in [min, max] seconds (assumption). */
+  queuedS: [5, 20] as const,
+  /**
+   * The CI workflow: two parallel jobs; each step's duration uniform in [min, max] seconds
+   * (assumption: a typical Node project's lint and test jobs, about 1.5 and 3 minutes).
+   */
+  jobs: [
+    {
+      name: 'lint',
+      steps: [
+        ['Set up job', 2, 5],
+        ['Checkout', 3, 8],
+        ['Install dependencies', 20, 45],
+        ['Lint', 15, 40],
+        ['Complete job', 1, 3],
+      ],
+    },
+    {
+      name: 'test',
+      steps: [
+        ['Set up job', 2, 5],
+        ['Checkout', 3, 8],
+        ['Install dependencies', 20, 45],
+        ['Build', 20, 40],
+        ['Test', 60, 120],
+        ['Complete job', 1, 3],
+      ],
+    },
+  ] as const,
+  /** Work reads: weights of each kind (assumption). Issue reads: 70 % home repository. */
+  workMix: [
+    ['issue view', 30],
+    ['pr view', 15],
+    ['pr files', 15],
+    ['pr list', 10],
+    ['issue list', 10],
+    ['run list', 10],
+    ['repo view', 5],
+    ['run view', 5],
+  ] as const,
+} as const;
+
+/** Job and step states at one time of a CI run's precomputed timeline. */
+interface RunTimeline {
+  readonly pushAt: number;
+  readonly startAt: number;
+  /** Per job: step boundaries (start of step i = bounds[i], end of the job = last bound). */
+  readonly bounds: readonly (readonly number[])[];
+  readonly completeAt: number;
+}
+
+function jobStatusAt(t: RunTimeline, job: number, at: number): JobRecord['status'] {
+  const bounds = t.bounds[job] ?? [];
+  if (at < t.startAt) return 'queued';
+  return at < (bounds[bounds.length - 1] ?? t.startAt) ? 'in_progress' : 'completed';
+}
+
+/** The changes of one CI run: created queued at the push, then every step start and end. */
+function runChanges(agent: number, cycle: number, pull: number, t: RunTimeline): Change[] {
+  const key = `${String(agent)}/${String(cycle)}`;
+  const home = agent % REPOS;
+  const changes: Change[] = [
+    {
+      at: t.pushAt,
+      apply: (state) => {
+        const repo = repoOf(state, home);
+        const head = repo.pulls[pull]?.head;
+        if (head === undefined) throw new Error('no pull');
+        const commit = state.sim.world.addCommit({
           owner: BENCH_ORG,
-          repo: r.name,
-          branch: r.head,
-          message: `Push at minute ${String(minute)}`,
-          files: { 'src/feature.ts': `export const feature = ${String(minute)};\n` },
+          repo: repo.name,
+          branch: head,
+          message: `Agent ${String(agent)} push ${String(cycle)}`,
+          files: { [`src/agent-${String(agent)}.ts`]: `export const push = ${String(cycle)};\n` },
         });
-      }
-    }
-    if (minute % 10 === 0) {
-      for (const r of repos) {
-        (r as { run: number }).run = sim.world.addRun({
+        const { run, jobs } = state.sim.world.addRun({
           owner: BENCH_ORG,
-          repo: r.name,
+          repo: repo.name,
           workflow: 'CI',
-          jobs: [{ name: 'test', log: 'ok\n' }],
-        }).run.id;
+          ref: head,
+          event: 'pull_request',
+          status: 'queued',
+          jobs: WATCH.jobs.map((job) => ({
+            name: job.name,
+            status: 'queued' as const,
+            steps: job.steps.map(([name]) => name),
+          })),
+        });
+        state.cycles.set(key, { run, jobs, sha: commit.sha });
+      },
+    },
+  ];
+  const touch = (state: ReplayState, at: number, mutate: (c: CycleRecords) => void) => {
+    const cycleRecords = state.cycles.get(key);
+    if (cycleRecords === undefined) throw new Error(`no run for ${key}`);
+    mutate(cycleRecords);
+    const repo = state.sim.world.getRepo(BENCH_ORG, repoOf(state, home).name);
+    for (const job of cycleRecords.jobs) {
+      const check = repo?.checkRuns.get(job.id);
+      if (check === undefined) continue;
+      check.status = job.status;
+      check.conclusion = job.conclusion as CheckRunRecord['conclusion'];
+      check.completedAt = job.completedAt;
+    }
+    cycleRecords.run.updatedAt = T0 + at;
+    state.sim.world.touch();
+  };
+  changes.push({
+    at: t.startAt,
+    apply: (state) => {
+      touch(state, t.startAt, ({ run }) => {
+        run.status = 'in_progress';
+      });
+    },
+  });
+  t.bounds.forEach((bounds, j) => {
+    bounds.forEach((at, i) => {
+      changes.push({
+        at,
+        apply: (state) => {
+          touch(state, at, ({ jobs }) => {
+            const job = jobs[j];
+            if (job === undefined) return;
+            const done = job.steps[i - 1];
+            if (done !== undefined) {
+              done.status = 'completed';
+              done.conclusion = 'success';
+            }
+            const next = job.steps[i];
+            if (next !== undefined) {
+              next.status = 'in_progress';
+              job.status = 'in_progress';
+            } else {
+              job.status = 'completed';
+              job.conclusion = 'success';
+              job.completedAt = T0 + at;
+            }
+          });
+        },
+      });
+    });
+  });
+  changes.push({
+    at: t.completeAt,
+    apply: (state) => {
+      touch(state, t.completeAt, ({ run }) => {
+        run.status = 'completed';
+        run.conclusion = 'success';
+      });
+    },
+  });
+  return changes;
+}
+
+/** The records of one agent's CI run (mutated as it advances) and the pushed head. */
+interface CycleRecords {
+  run: RunRecord;
+  jobs: JobRecord[];
+  sha: string;
+}
+
+/**
+ * The watch workload: every agent owns one pull request (two per repository) and loops: a work
+ * phase of reads, a push that starts a CI run, then watching that run until it completes, with
+ * `gh pr checks --watch` and `gh run watch` in turn. The read schedule is fixed in advance from
+ * the runs' true timelines (what a direct reader sees), so every mode replays the same reads.
+ */
+function buildWatchWorkload(): Workload {
+  const random = createRandom(67_890);
+  const uniform = ([min, max]: readonly [number, number]) => min + random() * (max - min);
+  const reads: Read[] = [];
+  const changes: Change[] = [];
+  minuteComments(changes);
+  const totalWeight = WATCH.workMix.reduce((sum, [, w]) => sum + w, 0);
+  for (let agent = 0; agent < AGENTS; agent++) {
+    const home = agent % REPOS;
+    const second = (agent * 3 + 1) % REPOS;
+    const pull = Math.floor(agent / REPOS);
+    let seq = 0;
+    const read = (at: number, kind: string, path: (state: ReplayState) => string) => {
+      if (at < END) reads.push({ at: Math.round(at), agent, seq: seq++, kind, path });
+    };
+    const pullOf = (state: ReplayState) => {
+      const number = repoOf(state, home).pulls[pull]?.number;
+      if (number === undefined) throw new Error('no pull');
+      return number;
+    };
+    let t = Math.floor(random() * 60) * S;
+    for (let cycle = 0; t < END; cycle++) {
+      // Work phase.
+      const workEnd = t + uniform(WATCH.workS) * S;
+      for (let at = t + uniform(WATCH.workReadGapS) * S; at < workEnd;) {
+        let pick = random() * totalWeight;
+        const kind = WATCH.workMix.find(([, w]) => (pick -= w) < 0)?.[0] ?? 'issue view';
+        const index = random() < 0.7 ? home : second;
+        const issuePick = random();
+        const lastRun = cycle - 1;
+        switch (kind) {
+          case 'issue view':
+            read(at, 'issue view', (s) => {
+              const r = repoOf(s, index);
+              const issue = r.issues[Math.floor(issuePick * r.issues.length)];
+              return repoPath(s, index, `/issues/${String(issue)}`);
+            });
+            break;
+          case 'pr view':
+            read(at, 'pr view', (s) => repoPath(s, home, `/pulls/${String(pullOf(s))}`));
+            break;
+          case 'pr files':
+            read(at, 'pr files', (s) => repoPath(s, home, `/pulls/${String(pullOf(s))}/files`));
+            break;
+          case 'pr list':
+            read(at, 'pr list', (s) => repoPath(s, index, '/pulls'));
+            break;
+          case 'issue list':
+            read(at, 'issue list', (s) => repoPath(s, index, '/issues'));
+            break;
+          case 'run list':
+            read(at, 'run list', (s) => repoPath(s, home, '/actions/runs'));
+            break;
+          case 'repo view':
+            read(at, 'repo view', (s) => repoPath(s, index, ''));
+            break;
+          case 'run view':
+            // The agent's last run (or the seeded one before its first push).
+            read(at, 'run view', (s) => {
+              const id = s.cycles.get(`${String(agent)}/${String(lastRun)}`)?.run.id;
+              return repoPath(s, home, `/actions/runs/${String(id ?? repoOf(s, home).run)}`);
+            });
+            break;
+        }
+        at += uniform(WATCH.workReadGapS) * S;
+      }
+      if (workEnd >= END) break;
+      // The push starts a CI run; its timeline is drawn now, so every mode sees the same one.
+      const pushAt = Math.round(workEnd);
+      const startAt = pushAt + Math.round(uniform(WATCH.queuedS) * S);
+      const bounds = WATCH.jobs.map((job) => {
+        const b = [startAt];
+        for (const [, min, max] of job.steps) {
+          b.push(Math.round((b[b.length - 1] ?? startAt) + uniform([min, max]) * S));
+        }
+        return b;
+      });
+      const completeAt = Math.max(...bounds.map((b) => b[b.length - 1] ?? startAt));
+      const timeline: RunTimeline = { pushAt, startAt, bounds, completeAt };
+      changes.push(...runChanges(agent, cycle, pull, timeline));
+      // Watching, until the first refresh that shows the run completed.
+      const key = `${String(agent)}/${String(cycle)}`;
+      const cycleOf = (s: ReplayState) => {
+        const c = s.cycles.get(key);
+        if (c === undefined) throw new Error(`no run for ${key}`);
+        return c;
+      };
+      const watchAt = pushAt + WATCH.watchDelayS * S;
+      if ((agent + cycle) % 2 === 0) {
+        // gh pr checks --watch: the PR (its head), then check runs and statuses of the head.
+        read(watchAt, 'pr checks: pr view', (s) =>
+          repoPath(s, home, `/pulls/${String(pullOf(s))}`),
+        );
+        let at = watchAt;
+        for (;;) {
+          read(at, 'pr checks: check runs', (s) =>
+            repoPath(s, home, `/commits/${cycleOf(s).sha}/check-runs`),
+          );
+          read(at, 'pr checks: status', (s) =>
+            repoPath(s, home, `/commits/${cycleOf(s).sha}/status`),
+          );
+          if (at >= completeAt) break;
+          at += WATCH.prChecksIntervalS * S;
+        }
+        t = at + 1 * S;
+      } else {
+        // gh run list --branch, then gh run watch <id>: the run, its jobs, and the annotations
+        // of every job not yet cached (gh caches a job's annotations once it is not in progress).
+        read(watchAt, 'run watch: run list', (s) =>
+          repoPath(
+            s,
+            home,
+            `/actions/runs?branch=${encodeURIComponent(repoOf(s, home).pulls[pull]?.head ?? '')}`,
+          ),
+        );
+        const cached = new Set<number>();
+        let at = watchAt + 1 * S;
+        read(at, 'run watch: run view', (s) =>
+          repoPath(s, home, `/actions/runs/${String(cycleOf(s).run.id)}`),
+        );
+        for (;;) {
+          read(at, 'run watch: run view', (s) =>
+            repoPath(s, home, `/actions/runs/${String(cycleOf(s).run.id)}`),
+          );
+          read(at, 'run watch: jobs', (s) =>
+            repoPath(s, home, `/actions/runs/${String(cycleOf(s).run.id)}/jobs`),
+          );
+          for (let j = 0; j < WATCH.jobs.length; j++) {
+            if (cached.has(j)) continue;
+            read(at, 'run watch: annotations', (s) =>
+              repoPath(s, home, `/check-runs/${String(cycleOf(s).jobs[j]?.id)}/annotations`),
+            );
+            if (jobStatusAt(timeline, j, at) !== 'in_progress') cached.add(j);
+          }
+          if (at >= completeAt) break;
+          at += WATCH.runWatchIntervalS * S;
+        }
+        t = at + WATCH.runWatchIntervalS * S;
       }
     }
   }
+  return {
+    name: 'watch',
+    pullsPerRepo: 2,
+    reads: sortReads(reads),
+    changes: changes.sort((a, b) => a.at - b.at),
+  };
 }
 
 /** What one mode spent. */
@@ -170,15 +571,17 @@ async function quotaSpent(
 
 async function replay(
   mode: 'direct' | 'revalidate' | 'relay',
-  workload: readonly Read[],
+  workload: Workload,
 ): Promise<ModeResult> {
   const clock = createSimClock({ start: T0 });
   const { sim, repos } = await startBenchSim({
     rateLimits: 'github',
     repos: REPOS,
     issuesPerRepo: 20,
+    pullsPerRepo: workload.pullsPerRepo,
     clock,
   });
+  const state: ReplayState = { sim, repos, cycles: new Map() };
   const dir = mkdtempSync(join(tmpdir(), 'relay-bench-quota-'));
   const closers: (() => Promise<void>)[] = [() => sim.close()];
   try {
@@ -254,13 +657,16 @@ async function replay(
         credentials[`bench-pat-${String(n)}`] = token;
       }
       read = async (agent, path) => {
+        // The relay request carries the query string as an object (SPEC: a path has no '?').
+        const [bare, search] = path.split('?');
+        const query = Object.fromEntries(new URLSearchParams(search));
         const response = await fetch(`${server.url}/v1/forge/request`, {
           method: 'POST',
           headers: {
             'content-type': 'application/json',
             authorization: `Bearer ${tokens[agent] ?? ''}`,
           },
-          body: relayBody(path),
+          body: relayBody(bare ?? path, search === undefined ? {} : { query }),
         });
         const envelope = (await response.json()) as {
           status?: number;
@@ -276,13 +682,29 @@ async function replay(
     sim.rateLimits.reset();
     sim.requests.clear();
     let failed = 0;
-    let last = 0;
-    for (const item of workload) {
-      applyChanges(sim, repos, last, item.at);
-      last = item.at;
+    let next = 0;
+    const notOk: Record<string, number> = {};
+    for (const item of workload.reads) {
+      for (let change = workload.changes[next]; change !== undefined && change.at <= item.at;) {
+        clock.set(T0 + change.at);
+        change.apply(state);
+        change = workload.changes[++next];
+      }
       clock.set(T0 + item.at);
-      if (!(await read(item.agent, item.path(repos)))) failed++;
+      const before = sim.requests.entries.length;
+      const path = item.path(state);
+      if (!(await read(item.agent, path))) {
+        failed++;
+        notOk[item.kind] = (notOk[item.kind] ?? 0) + 1;
+      }
+      if (process.env.BENCH_TRACE === mode) {
+        const added = sim.requests.entries.slice(before);
+        console.error(
+          `${String(item.at / 1000).padStart(8)} a${String(item.agent)} ${item.kind} ${path} :: ${added.map((e) => `${e.credential} ${String(e.status)} ${e.path}`).join(' | ')}`,
+        );
+      }
     }
+    if (failed > 0) console.error(`${workload.name} ${mode}: failed reads by kind`, notOk);
     const upstream = sim.requests.entries.length;
     if (process.env.BENCH_DEBUG === '1') {
       const by: Record<string, number> = {};
@@ -294,7 +716,7 @@ async function replay(
     }
     const quota = await quotaSpent(sim, credentials);
     return {
-      reads: workload.length,
+      reads: workload.reads.length,
       failed,
       upstream_requests: upstream,
       quota: quota.total,
@@ -307,23 +729,37 @@ async function replay(
   }
 }
 
-const workload = buildWorkload();
-const kinds: Record<string, number> = {};
-for (const item of workload) kinds[item.kind] = (kinds[item.kind] ?? 0) + 1;
-const direct = await replay('direct', workload);
-const revalidate = await replay('revalidate', workload);
-const relay = await replay('relay', workload);
+/** Replays one workload through the three modes and summarizes it. */
+async function measure(workload: Workload): Promise<Record<string, unknown>> {
+  const kinds: Record<string, number> = {};
+  for (const item of workload.reads) kinds[item.kind] = (kinds[item.kind] ?? 0) + 1;
+  const direct = await replay('direct', workload);
+  const revalidate = await replay('revalidate', workload);
+  const relay = await replay('relay', workload);
+  return {
+    reads: workload.reads.length,
+    world_changes: workload.changes.length,
+    mix: kinds,
+    direct,
+    revalidate,
+    relay,
+    relay_vs_direct_quota: round(relay.quota / direct.quota, 3),
+    revalidate_vs_relay_quota: round(revalidate.quota / relay.quota, 2),
+    relay_vs_direct_requests: round(relay.upstream_requests / direct.upstream_requests, 3),
+    revalidate_vs_relay_requests: round(revalidate.upstream_requests / relay.upstream_requests, 2),
+  };
+}
+
+const only = process.env.BENCH_QUOTA_WORKLOAD;
+const workloads = [buildMinutePollWorkload(), buildWatchWorkload()].filter(
+  (w) => only === undefined || only === '' || w.name === only,
+);
+const results: Record<string, unknown> = {};
+for (const workload of workloads) results[workload.name] = await measure(workload);
 reportResult('quota-economy', {
   agents: AGENTS,
   repositories: REPOS,
   simulated_minutes: MINUTES,
-  reads: workload.length,
-  mix: kinds,
-  direct,
-  revalidate,
-  relay,
-  relay_vs_direct_quota: round(relay.quota / direct.quota, 3),
-  revalidate_vs_relay_quota: round(revalidate.quota / relay.quota, 2),
-  relay_vs_direct_requests: round(relay.upstream_requests / direct.upstream_requests, 3),
-  revalidate_vs_relay_requests: round(revalidate.upstream_requests / relay.upstream_requests, 2),
+  watch_parameters: WATCH,
+  ...results,
 });
