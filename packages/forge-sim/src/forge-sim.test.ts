@@ -391,6 +391,40 @@ describe('bodies', () => {
     expect(merged).toMatchObject({ state: 'closed', merged: true });
   });
 
+  it('embed the simple repository shape in workflow runs and combined statuses, as GitHub does', async () => {
+    // GitHub's examples (actions/get-workflow-run, repos/get-combined-status-for-ref) give these
+    // `repository` objects no pushed_at, updated_at or counts: they stay the same when someone
+    // pushes to another branch or opens an issue.
+    const paths = [
+      `/repos/acme/widgets/actions/runs/${String(ids.runId)}`,
+      `/repos/acme/widgets/commits/${ids.headSha}/status`,
+    ];
+    const before = await Promise.all(paths.map((p) => get(p, { token: alice })));
+    for (const response of before) {
+      const body = (await response.clone().json()) as { repository: Record<string, unknown> };
+      expect(body.repository).toMatchObject({ full_name: 'acme/widgets', private: false });
+      expect(body.repository).not.toHaveProperty('pushed_at');
+      expect(body.repository).not.toHaveProperty('open_issues_count');
+    }
+    clock.advance(60_000);
+    sim.world.addBranch({ owner: 'acme', repo: 'widgets', name: 'elsewhere' });
+    sim.world.addCommit({
+      owner: 'acme',
+      repo: 'widgets',
+      branch: 'elsewhere',
+      message: 'Unrelated push',
+      files: { 'other.txt': 'x\n' },
+    });
+    sim.world.addIssue({ owner: 'acme', repo: 'widgets', title: 'Unrelated issue' });
+    for (const [i, path] of paths.entries()) {
+      const again = await get(path, {
+        token: alice,
+        headers: { 'if-none-match': before[i]?.headers.get('etag') ?? '' },
+      });
+      expect(again.status).toBe(304);
+    }
+  });
+
   it('serves the same diff on the API (Accept diff) and the web .diff page', async () => {
     const api = await (
       await get(`/repos/acme/widgets/pulls/${ids.pullNumber}`, {

@@ -249,6 +249,20 @@ export class EntityRenderer {
     return body;
   }
 
+  /**
+   * A repository embedded in another body, with exactly the fields GitHub's example of that
+   * body gives it (`field` of the example of `operationId`): a workflow run's `repository` and
+   * `head_repository` and a combined status's `repository` are the simple repository shape,
+   * without `pushed_at`, `updated_at` or counts, so they do not change when someone pushes
+   * elsewhere in the repository or opens an issue.
+   */
+  embeddedRepo(repo: RepoRecord, operationId: string, field: string, wrapKey?: string): JsonObject {
+    const shape = this.#t.item(operationId, wrapKey)[field];
+    const body = this.repo(repo);
+    if (shape === null || typeof shape !== 'object') return body;
+    return Object.fromEntries(Object.keys(shape).map((key) => [key, body[key] ?? null]));
+  }
+
   /** A license summary (the `license` field of a repository). */
   licenseSummary(key: string): JsonObject {
     const spdx = key === 'mit' ? 'MIT' : key.toUpperCase();
@@ -910,8 +924,8 @@ export class EntityRenderer {
       previous_attempt_url: null,
       workflow_url: `${this.#repoApi(repo)}/actions/workflows/${r.workflowId}`,
       head_commit: this.#headCommit(repo, r.headSha),
-      repository: this.repo(repo),
-      head_repository: this.repo(repo),
+      repository: this.embeddedRepo(repo, 'actions/get-workflow-run', 'repository'),
+      head_repository: this.embeddedRepo(repo, 'actions/get-workflow-run', 'head_repository'),
     });
   }
 

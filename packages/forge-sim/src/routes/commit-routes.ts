@@ -137,7 +137,11 @@ function combinedStatus(ctx: RouteContext): RouteOutcome {
     statuses: statuses.map((s) => ctx.render.status(ctx.repo, s)),
     sha: commit.sha,
     total_count: statuses.length,
-    repository: ctx.render.repo(ctx.repo),
+    repository: ctx.render.embeddedRepo(
+      ctx.repo,
+      'repos/get-combined-status-for-ref',
+      'repository',
+    ),
     commit_url: `${api}/commits/${commit.sha}`,
     url: `${api}/commits/${commit.sha}/status`,
   });
