@@ -12,6 +12,7 @@ import {
 } from './audit/audit-writer.js';
 import { withCachedCallerLookups } from './auth/caller-lookup-cache.js';
 import { createSqliteCacheStore } from './cache/sqlite-cache-store.js';
+import { createWriteBehindCacheStore } from './cache/write-behind-cache-store.js';
 import { createApp } from './create-app.js';
 import { createServerServices } from './create-server-services.js';
 import type { AccessLogEntry } from './http/access-log.js';
@@ -48,9 +49,10 @@ export interface StartServerOptions {
   readonly onUnexpectedError?: (error: unknown, requestId: string) => void;
   /** Receives one structured entry per request. */
   readonly onLog?: (entry: AccessLogEntry) => void;
-  /** Reports background problems (audit batches, retention runs); never row content. */
+  /** Reports background problems (audit batches, retention runs, cache writes); never content. */
   readonly onBackgroundProblem?: (
-    problem: AuditWriterProblem | { code: 'audit_retention_failed' },
+    problem:
+      AuditWriterProblem | { code: 'audit_retention_failed' } | { code: 'cache_write_failed' },
   ) => void;
   /** Reads secret bindings (provisioning uses an identity of the target pool). */
   readonly readSecret?: SecretReader;
@@ -102,7 +104,11 @@ export async function startServer(
     .runOnce()
     .catch(() => options.onBackgroundProblem?.({ code: 'audit_retention_failed' }));
   const coordinator = createMemoryCoordinator({ now });
-  const cacheStore = createSqliteCacheStore(database.db);
+  // Cache writes leave the response path: queued, then committed in batches (one SQLite commit
+  // costs more than a whole cache hit).
+  const cacheStore = createWriteBehindCacheStore(createSqliteCacheStore(database.db), {
+    onError: () => options.onBackgroundProblem?.({ code: 'cache_write_failed' }),
+  });
   const readSecret = options.readSecret;
 
   const storageServices = createServerServices(database, {
@@ -183,6 +189,7 @@ export async function startServer(
   const shutdownBackground = async () => {
     stopRetention();
     await audit.close();
+    await cacheStore.flush();
     await transport.close();
     await database.close();
   };

@@ -1,6 +1,22 @@
-import type { CacheEntry, CacheStore } from '@relay/cache';
-import { sql, type Kysely } from 'kysely';
+import type { CacheEntry } from '@relay/cache';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DatabaseSchema } from '../storage/database-schema.js';
+import type { BatchingCacheStore } from './write-behind-cache-store.js';
+
+async function upsert(
+  db: Kysely<DatabaseSchema> | Transaction<DatabaseSchema>,
+  key: string,
+  entry: CacheEntry,
+): Promise<void> {
+  const entryJson = JSON.stringify(entry);
+  await db
+    .insertInto('cache_entries')
+    .values({ cache_key: key, entry_json: entryJson, bytes: entry.bytes })
+    .onConflict((oc) =>
+      oc.column('cache_key').doUpdateSet({ entry_json: entryJson, bytes: entry.bytes }),
+    )
+    .execute();
+}
 
 /**
  * The persistent shared-cache store on the relay database (table `cache_entries`, portable
@@ -9,9 +25,9 @@ import type { DatabaseSchema } from '../storage/database-schema.js';
  * replaced on refill).
  *
  * @param db - the database
- * @returns a {@link CacheStore}
+ * @returns a cache store that can also write a batch in one transaction
  */
-export function createSqliteCacheStore(db: Kysely<DatabaseSchema>): CacheStore {
+export function createSqliteCacheStore(db: Kysely<DatabaseSchema>): BatchingCacheStore {
   return {
     async get(key) {
       const row = await db
@@ -27,14 +43,13 @@ export function createSqliteCacheStore(db: Kysely<DatabaseSchema>): CacheStore {
       }
     },
     async put(key, entry) {
-      const entryJson = JSON.stringify(entry);
-      await db
-        .insertInto('cache_entries')
-        .values({ cache_key: key, entry_json: entryJson, bytes: entry.bytes })
-        .onConflict((oc) =>
-          oc.column('cache_key').doUpdateSet({ entry_json: entryJson, bytes: entry.bytes }),
-        )
-        .execute();
+      await upsert(db, key, entry);
+    },
+    async putMany(writes) {
+      if (writes.length === 0) return;
+      await db.transaction().execute(async (trx) => {
+        for (const { key, entry } of writes) await upsert(trx, key, entry);
+      });
     },
     async delete(key) {
       const result = await db
