@@ -1,11 +1,15 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=8
+import { setFlagsFromString } from 'node:v8';
 import { createBufferedLineWriter } from './http/access-log.js';
-import { formatConfigError, loadServerConfig } from './server-config.js';
+import { formatConfigError, loadServerConfig, runtimeV8Flags } from './server-config.js';
 import { createSecretReader } from './secret-resolver.js';
 import { startServer } from './start-server.js';
 
 /** relay-server: reads the environment, listens, and shuts down cleanly on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
+  // Heap sizing (server-config.ts): the young generation is bounded by the node flags of the
+  // line above (SERVER_NODE_FLAGS); the old generation's growth is set here.
+  for (const flag of runtimeV8Flags(process.execArgv)) setFlagsFromString(flag);
   const config = loadServerConfig(process.env);
   if (!config.ok) {
     console.error(`relay-server: ${formatConfigError(config.error)}`);

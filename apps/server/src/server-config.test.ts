@@ -1,6 +1,13 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_FORGE_LOG_HOSTS } from '@relay/forge-transport';
-import { formatConfigError, loadServerConfig } from './server-config.js';
+import {
+  formatConfigError,
+  loadServerConfig,
+  runtimeV8Flags,
+  SERVER_NODE_FLAGS,
+  SERVER_RUNTIME_V8_FLAGS,
+} from './server-config.js';
 
 describe('loadServerConfig', () => {
   it('applies the DESIGN.md §3 defaults to an empty environment', () => {
@@ -105,5 +112,26 @@ describe('loadServerConfig', () => {
       `invalid configuration: ${variable} must be ${result.error.expected}`,
     );
     if (value.length > 3) expect(result.error.expected).not.toContain(value);
+  });
+});
+
+describe('heap settings', () => {
+  it('sets the runtime V8 flags unless the node command line gives them', () => {
+    expect(runtimeV8Flags([])).toEqual(['--heap-growing-percent=50']);
+    expect(runtimeV8Flags(['--max-semi-space-size=8', '--enable-source-maps'])).toEqual([
+      ...SERVER_RUNTIME_V8_FLAGS,
+    ]);
+    expect(runtimeV8Flags(['--heap-growing-percent=20'])).toEqual([]);
+    expect(runtimeV8Flags(['--heap_growing_percent=20'])).toEqual([]);
+  });
+
+  it('starts the relay-server bin and pnpm start with the node flags', () => {
+    const flags = SERVER_NODE_FLAGS.join(' ');
+    const shebang = readFileSync(new URL('main.ts', import.meta.url), 'utf8').split('\n')[0];
+    expect(shebang).toBe(`#!/usr/bin/env -S node ${flags}`);
+    const root = JSON.parse(
+      readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'),
+    ) as { scripts: Record<string, string> };
+    expect(root.scripts.start).toContain(`node ${flags} apps/server/dist/main.js`);
   });
 });

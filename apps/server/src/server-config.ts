@@ -196,3 +196,35 @@ export function loadServerConfig(env: Env): Result<ServerConfig, ConfigError> {
 export function formatConfigError(error: ConfigError): string {
   return `invalid configuration: ${error.variable} must be ${error.expected}`;
 }
+
+/**
+ * Node flags relay-server is started with. `--max-semi-space-size=8` bounds V8's young
+ * generation to 2 × 8 MiB (V8's default grows it to 2 × 64 MiB under load, and that is resident
+ * memory). V8 sizes the young generation when the process starts, so this cannot be set from
+ * inside it (`v8.setFlagsFromString` is ignored for it): the `relay-server` bin carries it in its
+ * `#!/usr/bin/env -S node …` line, the root `pnpm start` passes it, and other launchers pass it on
+ * the command line or in `NODE_OPTIONS`.
+ */
+export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=8'];
+
+/**
+ * V8 flags relay-server sets from inside the process at start-up (V8 reads them at every
+ * collection, so setting them at run time works): the old generation may grow to 1.5 times what
+ * survived the last full collection before the next one, instead of up to 4 times, which V8
+ * chooses when collections are fast next to the allocation rate (they are here: a request
+ * allocates much, keeps little).
+ */
+export const SERVER_RUNTIME_V8_FLAGS: readonly string[] = ['--heap-growing-percent=50'];
+
+/**
+ * The {@link SERVER_RUNTIME_V8_FLAGS} to set, leaving out those the operator gave on the node
+ * command line (`--heap-growing-percent=…` or `--heap_growing_percent=…` in `execArgv`).
+ *
+ * @param execArgv - the process's node flags (`process.execArgv`).
+ * @returns the flags to pass to `v8.setFlagsFromString`, one at a time.
+ */
+export function runtimeV8Flags(execArgv: readonly string[]): string[] {
+  const flagName = (flag: string) => flag.replace(/^--/, '').split('=')[0]?.replaceAll('_', '-');
+  const given = new Set(execArgv.map(flagName));
+  return SERVER_RUNTIME_V8_FLAGS.filter((flag) => !given.has(flagName(flag)));
+}

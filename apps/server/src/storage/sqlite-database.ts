@@ -51,6 +51,10 @@ export async function openSqliteDatabase(
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
+    // Page cache of 4 MiB (better-sqlite3 builds SQLite with 16 MiB per connection, resident
+    // once the file outgrows it): B-tree interior pages stay cached, leaves come from the OS's
+    // file cache; no mmap (mmap_size stays 0).
+    sqlite.pragma('cache_size = -4096');
   } catch (cause) {
     throw new DatabaseOpenError('the database could not be opened', { cause });
   }
