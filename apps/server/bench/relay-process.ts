@@ -1,7 +1,8 @@
 /**
  * relay-server as the benchmarks run it: the built `dist/main.js` in its own Node process
  * (configured through the environment, exactly as deployed; built first with turbo, like
- * `pnpm start`), on a temporary SQLite file, against forge-sim. `RELAY_BENCH_FROM_SOURCE=1`
+ * `pnpm start`), on a temporary SQLite file, against forge-sim, with the node flags of its
+ * `#!/usr/bin/env -S node …` line (as the `relay-server` bin runs). `RELAY_BENCH_FROM_SOURCE=1`
  * runs `src/main.ts` through tsx instead. Also the admin calls that give it a caller and pooled
  * identities.
  */
@@ -76,6 +77,16 @@ export interface SpawnRelayOptions {
   readonly cwd?: string;
 }
 
+/**
+ * The node flags of a script's `#!/usr/bin/env -S node …` line (none for `#!/usr/bin/env node`):
+ * what its bin is started with.
+ */
+export function shebangNodeFlags(file: string): string[] {
+  const first = readFileSync(file, 'utf8').split('\n', 1)[0] ?? '';
+  const flags = /^#!\/usr\/bin\/env -S node (.+)$/.exec(first)?.[1];
+  return flags === undefined ? [] : flags.split(' ').filter((flag) => flag !== '');
+}
+
 /** Reads VmRSS of a process from /proc (Linux); NaN elsewhere. */
 export function readRss(pid: number): number {
   try {
@@ -112,13 +123,14 @@ export async function spawnRelay(options: SpawnRelayOptions): Promise<RelayProce
     DEFAULT_ALLOWED_OWNERS: BENCH_ORG,
     DEFAULT_LOGIN_POOL: BENCH_POOL,
   };
+  const entry = join(SERVER_DIR, ...(FROM_SOURCE ? ['src', 'main.ts'] : ['dist', 'main.js']));
   const child: ChildProcess = spawn(
     process.execPath,
     [
+      ...shebangNodeFlags(entry),
       ...(options.nodeFlags ?? []),
-      ...(FROM_SOURCE
-        ? [...SOURCE_FLAGS, join(SERVER_DIR, 'src', 'main.ts')]
-        : [join(SERVER_DIR, 'dist', 'main.js')]),
+      ...(FROM_SOURCE ? SOURCE_FLAGS : []),
+      entry,
     ],
     { cwd: options.cwd ?? SERVER_DIR, env, stdio: ['ignore', logFd, logFd] },
   );
