@@ -164,4 +164,30 @@ describe('createAuditWriter', () => {
       (await db.db.selectFrom('audit').select('request_id').execute()).map((r) => r.request_id),
     ).toEqual(['req-2']);
   });
+
+  it('keeps writing after a timer fires on an already empty queue (an async store)', async () => {
+    const db = await database();
+    const gated = gatedStore(createAuditStore(db.db));
+    const timer = manualTimer();
+    const writer = createAuditWriter({
+      store: gated.store,
+      batchSize: 2,
+      schedule: timer.schedule,
+    });
+    // A full batch starts writing; a row queued meanwhile arms the partial-batch timer.
+    writer.enqueue(record(1));
+    writer.enqueue(record(2));
+    writer.enqueue(record(3));
+    expect(timer.pending()).toBe(1);
+    gated.open();
+    await writer.flush();
+    // The timer fires with nothing left to write...
+    timer.fire();
+    // ...and later rows are still written, and flush still returns.
+    writer.enqueue(record(4));
+    writer.enqueue(record(5));
+    await writer.flush();
+    expect(writer.backlog()).toBe(0);
+    expect(await db.db.selectFrom('audit').selectAll().execute()).toHaveLength(5);
+  });
 });

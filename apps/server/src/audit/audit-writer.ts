@@ -71,26 +71,31 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
   let cancelTimer: (() => void) | undefined;
   let closed = false;
 
+  async function writeQueued(): Promise<void> {
+    while (queue.length > 0) {
+      const batch = queue.splice(0, batchSize);
+      writing = batch.length;
+      try {
+        await options.store.insertBatch(batch);
+      } catch (cause) {
+        options.onError?.({ code: 'audit_batch_failed', rows: batch.length, cause });
+      } finally {
+        writing = 0;
+      }
+    }
+  }
+
   function drain(): Promise<void> {
     cancelTimer?.();
     cancelTimer = undefined;
-    running ??= (async () => {
-      try {
-        while (queue.length > 0) {
-          const batch = queue.splice(0, batchSize);
-          writing = batch.length;
-          try {
-            await options.store.insertBatch(batch);
-          } catch (cause) {
-            options.onError?.({ code: 'audit_batch_failed', rows: batch.length, cause });
-          } finally {
-            writing = 0;
-          }
-        }
-      } finally {
-        running = undefined;
-      }
-    })();
+    if (running === undefined) {
+      // Cleared in a later microtask, after it was set: an empty queue finishes synchronously,
+      // and clearing before the assignment would leave a settled promise that stops all writes.
+      const run: Promise<void> = writeQueued().finally(() => {
+        if (running === run) running = undefined;
+      });
+      running = run;
+    }
     return running;
   }
 
