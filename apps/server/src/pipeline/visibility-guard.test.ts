@@ -214,4 +214,74 @@ describe('public-visibility guard', () => {
     expect(second).toEqual({ ok: true, value: 'anonymous' });
     expect(calls).toHaveLength(2);
   });
+
+  it('a read that embeds the repository (PR base, run, combined status) renews the proof', async () => {
+    for (const [kind, body] of [
+      ['pr_view', { number: 7, base: { repo: { full_name: 'acme/widgets', private: false } } }],
+      ['run_view', { id: 9, repository: { full_name: 'Acme/Widgets', private: false } }],
+      [
+        'commit_status',
+        { state: 'pending', repository: { full_name: 'acme/widgets', private: false } },
+      ],
+    ] as const) {
+      const h = setUp(ok(forgeResponse(200, { private: false })));
+      await h.prove();
+      h.advance(240_000);
+      h.guard.observeRead(kind, 'Acme', 'Widgets', forgeResponse(200, body));
+      h.advance(299_999);
+      expect(await h.prove()).toEqual({ ok: true, value: 'cached' });
+      expect(h.calls).toHaveLength(1);
+    }
+  });
+
+  it('an embedded repository that says private replaces the proof by a refusal', async () => {
+    const h = setUp(ok(forgeResponse(200, { private: false })));
+    await h.prove();
+    const body = { id: 9, repository: { full_name: 'acme/widgets', private: true } };
+    h.guard.observeRead('run_view', 'acme', 'widgets', forgeResponse(200, body));
+    expect(await h.prove()).toEqual({ ok: false, error: { code: 'not_public' } });
+    expect(h.calls).toHaveLength(1);
+  });
+
+  it.each([
+    [
+      'another repository',
+      'pr_view',
+      200,
+      { base: { repo: { full_name: 'acme/other', private: false } } },
+    ],
+    ['no embedded repository', 'pr_view', 200, { number: 7 }],
+    [
+      'a kind that embeds none',
+      'issue_view',
+      200,
+      { repository: { full_name: 'acme/widgets', private: false } },
+    ],
+    [
+      'a status other than 200',
+      'run_view',
+      404,
+      { repository: { full_name: 'acme/widgets', private: false } },
+    ],
+  ] as const)('a read with %s neither renews nor refuses', async (_n, kind, status, body) => {
+    const h = setUp(ok(forgeResponse(200, { private: false })));
+    await h.prove();
+    h.advance(240_000);
+    h.guard.observeRead(kind, 'acme', 'widgets', forgeResponse(status, body));
+    expect(await h.prove()).toEqual({ ok: true, value: 'cached' });
+    h.advance(60_000);
+    expect(await h.prove()).toEqual({ ok: true, value: 'anonymous' });
+  });
+
+  it('observeRead of a repo_view answer is observe', async () => {
+    const h = setUp(ok(forgeResponse(200, { private: false })));
+    await h.prove();
+    h.guard.observeRead(
+      'repo_view',
+      'acme',
+      'widgets',
+      forgeResponse(404, { message: 'Not Found' }),
+    );
+    expect(await h.prove()).toEqual({ ok: false, error: { code: 'not_public' } });
+  });
 });

@@ -1,5 +1,5 @@
 import type { ForgeResponse, ForgeTransportError } from '@relay/forge-transport';
-import { err, ok, type Result } from '@relay/protocol';
+import { err, ok, type Result, type RouteKind } from '@relay/protocol';
 import { isAnonymousQuotaExhausted } from './token-free-lanes.js';
 
 /** The outcome of one metadata probe: the forge's answer, or a transport failure. */
@@ -51,6 +51,34 @@ export interface VisibilityGuard {
    * still public); any other answer is ignored.
    */
   observe(owner: string, repo: string, response: ForgeResponse): void;
+  /**
+   * Learns from the API answer of any read of the repository that the pipeline obtained after
+   * its proof: a `repo_view` answer as {@link observe}; a 200 that embeds the repository itself
+   * (a pull request's `base.repo`, a workflow run's or a combined status's `repository`, whose
+   * `full_name` must name this repository) renews the proof when the embedded repository says
+   * public and records a refusal when it says private, as a probe answer would. Anything else
+   * (other kinds, other statuses, a missing or foreign repository) is ignored.
+   */
+  observeRead(kind: RouteKind, owner: string, repo: string, response: ForgeResponse): void;
+}
+
+/** Where the answer of a route kind embeds its own repository (GitHub's response shapes). */
+const EMBEDDED_REPOSITORY: Partial<Record<RouteKind, readonly string[]>> = {
+  pr_view: ['base', 'repo'],
+  run_view: ['repository'],
+  commit_status: ['repository'],
+  commit_status_ref: ['repository'],
+};
+
+/** The object at `path` of a JSON body, if it is one. */
+function objectAt(body: ForgeResponse['body'], path: readonly string[]): unknown {
+  if (body.encoding !== 'json') return undefined;
+  let value: unknown = body.body;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
 }
 
 /** Options of {@link createVisibilityGuard}. */
@@ -69,7 +97,10 @@ const NOT_PUBLIC = { code: 'not_public' } as const;
 
 function isPublicBody(body: ForgeResponse['body']): boolean {
   if (body.encoding !== 'json') return false;
-  const value = body.body;
+  return isPublicRepository(body.body);
+}
+
+function isPublicRepository(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const record = value as Record<string, unknown>;
   if (record.private !== false) return false;
@@ -164,21 +195,38 @@ export function createVisibilityGuard(options: VisibilityGuardOptions): Visibili
     return err(NOT_PUBLIC);
   }
 
+  function observe(owner: string, repo: string, response: ForgeResponse): void {
+    const key = keyOf(owner, repo);
+    if (response.status === 304) {
+      // Unchanged since an answer that said public: the repository is still public.
+      const etag = bareEtag(response);
+      const known = proofs.get(key);
+      if (etag !== undefined && known?.isPublic === true && known.publicEtags.includes(etag)) {
+        remember(key, true, etag);
+      }
+      return;
+    }
+    if (response.status !== 200 && response.status !== 404) return;
+    const isPublic = response.status === 200 && isPublicBody(response.body);
+    remember(key, isPublic, bareEtag(response));
+  }
+
   return {
-    observe(owner, repo, response) {
-      const key = keyOf(owner, repo);
-      if (response.status === 304) {
-        // Unchanged since an answer that said public: the repository is still public.
-        const etag = bareEtag(response);
-        const known = proofs.get(key);
-        if (etag !== undefined && known?.isPublic === true && known.publicEtags.includes(etag)) {
-          remember(key, true, etag);
-        }
+    observe,
+
+    observeRead(kind, owner, repo, response) {
+      if (kind === 'repo_view') {
+        observe(owner, repo, response);
         return;
       }
-      if (response.status !== 200 && response.status !== 404) return;
-      const isPublic = response.status === 200 && isPublicBody(response.body);
-      remember(key, isPublic, bareEtag(response));
+      const path = EMBEDDED_REPOSITORY[kind];
+      if (path === undefined || response.status !== 200) return;
+      const embedded = objectAt(response.body, path);
+      if (typeof embedded !== 'object' || embedded === null) return;
+      const fullName = (embedded as Record<string, unknown>).full_name;
+      if (typeof fullName !== 'string' || fullName.toLowerCase() !== keyOf(owner, repo)) return;
+      // The embedded repository carries no ETag of its own: a renewal, not a 304 validator.
+      remember(keyOf(owner, repo), isPublicRepository(embedded), undefined);
     },
 
     async prove(input) {
