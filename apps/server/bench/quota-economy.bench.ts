@@ -203,7 +203,8 @@ function buildMinutePollWorkload(): Workload {
     name: 'minute_poll',
     pullsPerRepo: 1,
     reads: sortReads(reads),
-    changes: changes.sort((a, b) => a.at - b.at),
+    // Changes after the last read could not be seen by any mode.
+    changes: changes.filter((c) => c.at < END).sort((a, b) => a.at - b.at),
   };
 }
 
@@ -536,7 +537,8 @@ function buildWatchWorkload(): Workload {
     name: 'watch',
     pullsPerRepo: 2,
     reads: sortReads(reads),
-    changes: changes.sort((a, b) => a.at - b.at),
+    // Changes after the last read could not be seen by any mode.
+    changes: changes.filter((c) => c.at < END).sort((a, b) => a.at - b.at),
   };
 }
 
