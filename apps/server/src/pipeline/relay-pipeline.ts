@@ -228,15 +228,11 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
     const read = await readUpstream(lanes, revalidation);
     if (!read.ok) return read;
     const served = read.value;
-    // A fresh API read of a repository is the metadata the visibility guard probes: it renews
-    // the proof (or records a refusal) as a probe would.
-    if (
-      route.kind === 'repo_view' &&
-      served.backend !== 'web' &&
-      route.owner !== undefined &&
-      route.repo !== undefined
-    ) {
-      deps.guard.observe(route.owner, route.repo, served.response);
+    // A fresh API read of a repository — its metadata, or an answer that embeds it (a pull
+    // request's base repository, a run's or a combined status's repository) — tells the
+    // visibility guard what a probe would: it renews the proof or records a refusal.
+    if (served.backend !== 'web' && route.owner !== undefined && route.repo !== undefined) {
+      deps.guard.observeRead(route.kind, route.owner, route.repo, served.response);
     }
     const now = deps.now();
     if (decision.kind === 'bypass') {
@@ -476,10 +472,13 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
       return { ok: false, failure: failure.failure };
     }
     const { served } = outcome;
-    // A 304 refresh is a free answer: the envelope says `miss` (upstream was asked), the audit
-    // counts it with the hits, as upstream work of source `forge_api`.
+    // An authenticated 304 refresh is a free answer: the envelope says `miss` (upstream was
+    // asked), the audit counts it with the hits, as upstream work of source `forge_api`. An
+    // anonymous 304 is charged to the address's quota: a miss.
     trace.cacheResult =
-      served.revalidated && served.response.status === 304 ? 'hit' : outcome.cache;
+      served.revalidated && served.response.status === 304 && served.lane.kind !== 'anonymous'
+        ? 'hit'
+        : outcome.cache;
     trace.cacheable = outcome.cacheable;
     trace.backend = flight.shared ? null : sourceOf(served);
     trace.identityId = served.identity?.id ?? null;

@@ -284,6 +284,18 @@ describe('owner gate and public-visibility guard', () => {
     expect(probes.map((p) => p.credential)).toEqual(['anonymous', 'pat-1']);
   });
 
+  it('a fresh read that embeds the repository (a pull request) renews its proof', async () => {
+    h.advance(301_000); // past any proof of the earlier tests
+    await h.relay({ path: `${REPO}/issues` }); // proves at t=0 (cached 300 s)
+    expect(h.sim.requests.find({ path: REPO })).toHaveLength(1);
+    h.advance(200_000);
+    const pull = await h.relay({ path: `${REPO}/pulls/${String(h.ids.pullNumber)}` });
+    expect(pull.json.relay.cache).toBe('miss'); // its base.repo says public: renewed at t=200 s
+    h.advance(200_000); // t=400 s: past the first proof, within the renewal
+    expect((await h.relay({ path: `${REPO}/labels` })).status).toBe(200);
+    expect(h.sim.requests.find({ path: REPO })).toHaveLength(1);
+  });
+
   it('an owner outside allowed_owners without allow_public_repos → 424 repo_not_public at once', async () => {
     await h.setPolicy(POOL, JSON.stringify({ allowed_owners: [], allow_public_repos: false }));
     const answer = await h.relay({ path: `/repos/carol/${publicRepo}` });
