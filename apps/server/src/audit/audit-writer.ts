@@ -7,7 +7,11 @@ export type ScheduleOnce = (ms: number, run: () => void) => () => void;
 /** Options of {@link createAuditWriter}. */
 export interface AuditWriterOptions {
   readonly store: AuditStore;
-  /** Rows per insert. Default 500. */
+  /**
+   * Rows per insert. Default 100: a batch runs synchronously on the event loop (about 20 µs a
+   * row with its indexes), so its size bounds the stall every in-flight request sees (~2 ms);
+   * a commit per 100 rows costs little.
+   */
   readonly batchSize?: number;
   /** How long a partial batch waits before it is written. Default 250 ms. */
   readonly flushDelayMs?: number;
@@ -61,7 +65,7 @@ const defaultSchedule: ScheduleOnce = (ms, run) => {
  * ```
  */
 export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
-  const batchSize = options.batchSize ?? 500;
+  const batchSize = options.batchSize ?? 100;
   const flushDelayMs = options.flushDelayMs ?? 250;
   const maxQueued = options.maxQueued ?? 50_000;
   const schedule = options.schedule ?? defaultSchedule;
