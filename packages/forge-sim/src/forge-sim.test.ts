@@ -1,3 +1,4 @@
+import { get as httpGet } from 'node:http';
 import { generateKeyPairSync } from 'node:crypto';
 import { SignJWT, importPKCS8 } from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -89,6 +90,19 @@ describe('visibility', () => {
     );
     const raw = await get('/acme/widgets/main/src/index.ts', { base: sim.urls.raw });
     expect(await raw.text()).toBe('export const widget = 1;\n');
+  });
+});
+
+describe('connections', () => {
+  it('advertises a keep-alive that clients keep (undici drops one under 2 s)', async () => {
+    const advertised = await new Promise<string | undefined>((resolve, reject) => {
+      httpGet(`${sim.urls.api}/repos/acme/widgets`, (res) => {
+        res.resume();
+        resolve(res.headers['keep-alive']);
+      }).on('error', reject);
+    });
+    const seconds = Number(/timeout=(\d+)/.exec(advertised ?? '')?.[1]);
+    expect(seconds).toBeGreaterThan(2);
   });
 });
 

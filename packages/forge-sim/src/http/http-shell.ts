@@ -135,7 +135,10 @@ export async function startHttpShell(deps: HttpShellDeps): Promise<RunningServer
       res.end('simulator error');
     });
   });
-  server.keepAliveTimeout = 1000;
+  // Node's default idle keep-alive (5 s). Clients subtract a safety margin from the advertised
+  // `Keep-Alive: timeout` (undici: 2 s), so a shorter one made every client open a new
+  // connection per request — which GitHub does not — and bench figures paid a TCP connect each.
+  server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
