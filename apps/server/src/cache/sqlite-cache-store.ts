@@ -1,21 +1,30 @@
 import type { CacheEntry } from '@relay/cache';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import type { DatabaseSchema } from '../storage/database-schema.js';
 import type { BatchingCacheStore } from './write-behind-cache-store.js';
 
-async function upsert(
-  db: Kysely<DatabaseSchema> | Transaction<DatabaseSchema>,
-  key: string,
-  entry: CacheEntry,
-): Promise<void> {
-  const entryJson = JSON.stringify(entry);
-  await db
-    .insertInto('cache_entries')
-    .values({ cache_key: key, entry_json: entryJson, bytes: entry.bytes })
-    .onConflict((oc) =>
-      oc.column('cache_key').doUpdateSet({ entry_json: entryJson, bytes: entry.bytes }),
-    )
-    .execute();
+/** Sentinels the queries below are compiled with, replaced by the real values at each call. */
+const KEY = '\u0000relay-cache-key';
+const JSON_TEXT = '\u0000relay-cache-json';
+const BYTES = -424_242_424;
+
+/**
+ * Binds a query compiled once with the sentinels to this call's values: Kysely builds and
+ * compiles a query at every call otherwise, which costs more than SQLite's indexed read.
+ */
+function bind<R>(
+  compiled: CompiledQuery<R>,
+  values: { key: string; json?: string; bytes?: number },
+): CompiledQuery<R> {
+  return {
+    ...compiled,
+    parameters: compiled.parameters.map((parameter) => {
+      if (parameter === KEY) return values.key;
+      if (parameter === JSON_TEXT) return values.json;
+      if (parameter === BYTES) return values.bytes;
+      return parameter;
+    }),
+  };
 }
 
 /**
@@ -28,13 +37,28 @@ async function upsert(
  * @returns a cache store that can also write a batch in one transaction
  */
 export function createSqliteCacheStore(db: Kysely<DatabaseSchema>): BatchingCacheStore {
+  const readQuery = db
+    .selectFrom('cache_entries')
+    .select('entry_json')
+    .where('cache_key', '=', KEY)
+    .compile();
+  const upsertQuery = db
+    .insertInto('cache_entries')
+    .values({ cache_key: KEY, entry_json: JSON_TEXT, bytes: BYTES })
+    .onConflict((oc) => oc.column('cache_key').doUpdateSet({ entry_json: JSON_TEXT, bytes: BYTES }))
+    .compile();
+  const upsert = async (
+    on: Kysely<DatabaseSchema> | Transaction<DatabaseSchema>,
+    key: string,
+    entry: CacheEntry,
+  ): Promise<void> => {
+    await on.executeQuery(
+      bind(upsertQuery, { key, json: JSON.stringify(entry), bytes: entry.bytes }),
+    );
+  };
   return {
     async get(key) {
-      const row = await db
-        .selectFrom('cache_entries')
-        .select('entry_json')
-        .where('cache_key', '=', key)
-        .executeTakeFirst();
+      const row = (await db.executeQuery(bind(readQuery, { key }))).rows[0];
       if (row === undefined) return undefined;
       try {
         return JSON.parse(row.entry_json) as CacheEntry;
