@@ -197,9 +197,11 @@ add(
   '    the same reads; a watcher behind the relay may see completion up to one cache lifetime',
   '    (60 s) later, and the extra polls it would then send are not replayed (mostly cache',
   '    hits).',
-  '- **Memory** (`cache-memory.bench.ts`): relay-server as deployed; 100,000 distinct issue reads',
-  '  (16 at a time), each a miss written through to the cache (SQLite file plus the 64 MiB LRU',
-  '  front); RSS from /proc before (after start-up and one read) and after.',
+  '- **Memory** (`cache-memory.bench.ts`): relay-server as deployed (the built `dist/main.js`,',
+  "  started with the node flags of its bin's first line); 100,000 distinct issue reads (16 at a",
+  '  time), each a miss written through to the cache (SQLite file plus the LRU front of 16 MiB',
+  '  estimated heap); RSS from /proc before (after start-up and one read) and after, its peak',
+  '  (VmHWM) and its split (smaps: anonymous, file-backed, the main malloc arena).',
   "- **Packages**: each package's own `bench` script, output verbatim.",
   '',
 );
@@ -295,8 +297,10 @@ if (memory) {
     '| --- | --- |',
     `| relay-server after start-up and one read (baseline) | ${memory.baseline_rss_mb} MB |`,
     `| with ${memory.cache_entries_reported ?? '?'} cache entries | ${memory.rss_mb} MB (${memory.ratio}×) |`,
+    `| peak during the fill (VmHWM) | ${memory.peak_rss_mb ?? '?'} MB |`,
     '',
     `Filled in ${memory.fill_s} s (${memory.misses} misses); ${memory.per_entry_bytes} bytes of RSS per entry.`,
+    `At the end: ${memory.rss_anonymous_mb ?? '?'} MB anonymous (V8 heap, malloc; of which the main malloc arena ${memory.rss_malloc_main_arena_mb ?? '?'} MB), ${memory.rss_file_backed_mb ?? '?'} MB file-backed (mostly the node binary). Node flags: ${(memory.node_flags ?? []).join(' ') || 'none'}.`,
     '',
   );
 }

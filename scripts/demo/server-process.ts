@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 
 /** A relay-server child process that has printed its listening URL. */
@@ -52,7 +53,11 @@ function waitForExit(child: ChildProcess): Promise<void> {
  *   its last output lines, which the server guarantees free of secrets)
  */
 export async function startServerProcess(options: ServerProcessOptions): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [options.mainPath], {
+  // The node flags relay-server's bin starts with (its `#!/usr/bin/env -S node …` line: the heap
+  // bounds of apps/server/README.md), so the demo runs the server as deployed.
+  const shebang = readFileSync(options.mainPath, 'utf8').split('\n', 1)[0] ?? '';
+  const nodeFlags = /^#!\/usr\/bin\/env -S node (.+)$/.exec(shebang)?.[1]?.split(' ') ?? [];
+  const child = spawn(process.execPath, [...nodeFlags.filter((f) => f !== ''), options.mainPath], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...options.env },
   });
