@@ -98,7 +98,8 @@ describe('connections', () => {
     const advertised = await new Promise<string | undefined>((resolve, reject) => {
       httpGet(`${sim.urls.api}/repos/acme/widgets`, (res) => {
         res.resume();
-        resolve(res.headers['keep-alive']);
+        const value = res.headers['keep-alive'];
+        resolve(typeof value === 'string' ? value : undefined);
       }).on('error', reject);
     });
     const seconds = Number(/timeout=(\d+)/.exec(advertised ?? '')?.[1]);
