@@ -4,10 +4,11 @@
  * same run, interleaved round by round. Then one more loaded run of the relay under
  * `--cpu-prof`, summarized (where the hit path spends its time).
  *
- * Run: pnpm --filter @relay/server bench:hit   (BENCH_QUICK=1 for a short run)
+ * Run: pnpm --filter @relay/server bench:hit   (BENCH_QUICK=1 for a short run;
+ * BENCH_PROFILE_OUT=<file> keeps the raw `.cpuprofile`)
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -92,11 +93,11 @@ try {
   const bodyFile = join(work, 'hit-body.json');
   writeFileSync(bodyFile, warm.hitText);
   const hono = await startHono(bodyFile);
-  const load = (url: string, durationS: number) =>
+  const load = (url: string, durationS: number, headers = warm.headers) =>
     runLoad({
       url: `${url}/v1/forge/request`,
       body: relayBody(PATH),
-      headers: warm.headers,
+      headers,
       connections: CONNECTIONS,
       durationS,
     });
@@ -122,10 +123,17 @@ try {
   const profDir = join(work, 'profile');
   const profiled = await startWarmRelay([`--cpu-prof`, `--cpu-prof-dir=${profDir}`]);
   relay = profiled.relay;
-  await load(relay.url, PROFILE_S);
+  // Its own caller token: the first relay's token would make every profiled request a 401.
+  const profiledRun = await load(relay.url, PROFILE_S, profiled.headers);
+  if (profiledRun.failures > 0)
+    throw new Error(`the profiled run had ${String(profiledRun.failures)} failed requests`);
   await relay.stop();
   relay = undefined;
   const profileFile = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
+  // BENCH_PROFILE_OUT=<file> keeps the raw profile (for Chrome DevTools or speedscope).
+  const keepProfile = process.env.BENCH_PROFILE_OUT;
+  if (profileFile !== undefined && keepProfile !== undefined && keepProfile !== '')
+    copyFileSync(join(profDir, profileFile), keepProfile);
   const summary =
     profileFile === undefined
       ? undefined
