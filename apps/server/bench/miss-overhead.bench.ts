@@ -2,29 +2,35 @@
  * Miss overhead: a relay miss (POST /v1/forge/request for an issue nobody read before, so the
  * relay asks the simulated forge) against a direct fetch of the same upstream URL from the
  * same client, with the simulator's latency at 0. Requests run one at a time, interleaved
- * (direct, then relay, per issue), so both see the same machine load.
+ * (direct, then relay, per issue), so both see the same machine load. The simulator runs in a
+ * process of its own (`sim-process.ts`), as the forge is a host of its own: both arms then
+ * cross a process boundary to reach it, and the relay's extra hop (client → relay) is what it
+ * adds.
  *
  * Run: pnpm --filter @relay/server bench:miss   (BENCH_QUICK=1 for a short run)
  */
 import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
-import { BENCH_ORG, startBenchSim } from './bench-world.js';
+import { BENCH_ORG } from './bench-world.js';
 import { QUICK, median, quantile, reportResult, round } from './bench-report.js';
-import { provisionCaller, registerPats, relayBody, spawnRelay } from './relay-process.js';
+import { provisionCaller, registerPatTokens, relayBody, spawnRelay } from './relay-process.js';
+import { startSimProcess } from './sim-process.js';
 
 const REPOS = 10;
 const ISSUES_PER_REPO = QUICK ? 20 : 60;
 
-const { sim, repos } = await startBenchSim({
+const sim = await startSimProcess({
   rateLimits: 'unlimited',
   repos: REPOS,
   issuesPerRepo: ISSUES_PER_REPO,
+  users: ['bench-agent'],
+  pats: 2,
 });
+const { repos } = sim;
 const relay = await spawnRelay({ sim });
 try {
-  sim.world.addUser({ login: 'bench-agent' });
   const token = await provisionCaller(relay.url, 'bench-agent');
-  await registerPats(relay.url, sim, join(relay.dir, 'secrets'), 2);
+  await registerPatTokens(relay.url, join(relay.dir, 'secrets'), sim.pats);
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
 
   async function viaRelay(path: string): Promise<string | undefined> {
@@ -49,8 +55,16 @@ try {
     await direct(`/repos/${BENCH_ORG}/${repo.name}`);
     await viaRelay(`/repos/${BENCH_ORG}/${repo.name}`);
   }
+  // The hop alone: a round trip to the relay that does no work (its discovery document).
+  async function hop(): Promise<void> {
+    const response = await fetch(`${relay.url}/.well-known/relay`);
+    await response.arrayBuffer();
+  }
+  await hop();
   const directMs: number[] = [];
   const relayMs: number[] = [];
+  const hopMs: number[] = [];
+  let relayCpuMs = 0;
   let notMiss = 0;
   for (let i = 0; i < ISSUES_PER_REPO; i++) {
     for (const repo of repos) {
@@ -59,9 +73,14 @@ try {
       if ((await direct(path)) !== 200) throw new Error(`direct read failed: ${path}`);
       directMs.push(performance.now() - t);
       t = performance.now();
+      const cpu = relay.cpuMs();
       const cache = await viaRelay(path);
       relayMs.push(performance.now() - t);
+      relayCpuMs += relay.cpuMs() - cpu;
       if (cache !== 'miss') notMiss++;
+      t = performance.now();
+      await hop();
+      hopMs.push(performance.now() - t);
     }
   }
   const d = median(directMs);
@@ -73,8 +92,10 @@ try {
     relay: { median_ms: round(r, 3), p90_ms: round(quantile(relayMs, 0.9), 3) },
     overhead_median_ms: round(r - d, 3),
     ratio: round(r / d, 2),
+    hop_median_ms: round(median(hopMs), 3),
+    relay_cpu_ms_per_miss: round(relayCpuMs / relayMs.length, 3),
   });
 } finally {
   await relay.stop();
-  await sim.close();
+  await sim.stop();
 }

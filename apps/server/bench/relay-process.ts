@@ -35,6 +35,13 @@ export const SOURCE_FLAGS: readonly string[] = [
 ];
 
 const FROM_SOURCE = process.env.RELAY_BENCH_FROM_SOURCE === '1';
+/**
+ * `BENCH_RELAY_NODE_FLAGS`: node flags added to every relay a benchmark starts, separated by
+ * spaces (for example `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the miss path).
+ */
+const EXTRA_NODE_FLAGS = (process.env.BENCH_RELAY_NODE_FLAGS ?? '')
+  .split(' ')
+  .filter((f) => f !== '');
 let built = false;
 
 /**
@@ -64,13 +71,16 @@ export interface RelayProcess {
   readonly dir: string;
   /** Resident set size of the process now, in bytes (from /proc, else NaN). */
   rss(): number;
+  /** CPU time the process has used so far, in milliseconds (from /proc, else NaN). */
+  cpuMs(): number;
   /** SIGTERM, wait for exit, remove the directory. */
   stop(): Promise<void>;
 }
 
 /** Options of {@link spawnRelay}. */
 export interface SpawnRelayOptions {
-  readonly sim: ForgeSim;
+  /** The simulator (in this process or another): only its URLs are used. */
+  readonly sim: Pick<ForgeSim, 'urls'>;
   /** Extra Node flags (for example `--cpu-prof`). */
   readonly nodeFlags?: readonly string[];
   /** The working directory of the child (where `--cpu-prof` writes). */
@@ -88,6 +98,21 @@ export function shebangNodeFlags(file: string): string[] {
 }
 
 /** Reads VmRSS of a process from /proc (Linux); NaN elsewhere. */
+/**
+ * CPU time (user + system) a process has used so far, in milliseconds, from /proc (clock ticks
+ * of 10 ms); NaN where /proc is not available.
+ */
+export function readCpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${String(pid)}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 export function readRss(pid: number): number {
   try {
     const status = readFileSync(`/proc/${String(pid)}/status`, 'utf8');
@@ -129,6 +154,7 @@ export async function spawnRelay(options: SpawnRelayOptions): Promise<RelayProce
     [
       ...shebangNodeFlags(entry),
       ...(options.nodeFlags ?? []),
+      ...EXTRA_NODE_FLAGS,
       ...(FROM_SOURCE ? SOURCE_FLAGS : []),
       entry,
     ],
@@ -155,6 +181,7 @@ export async function spawnRelay(options: SpawnRelayOptions): Promise<RelayProce
     pid,
     dir,
     rss: () => readRss(pid),
+    cpuMs: () => readCpuMs(pid),
     async stop() {
       child.kill('SIGTERM');
       await exited;
@@ -194,16 +221,38 @@ export async function registerPats(
   secretsDir: string,
   count: number,
 ): Promise<void> {
+  const pats: PatToken[] = [];
   for (let n = 1; n <= count; n++) {
     const login = `bench-pat-${String(n)}`;
     sim.world.addOrgMember(BENCH_ORG, login);
-    const { token } = sim.tokens.addPat({ login });
-    writeFileSync(join(secretsDir, `bench_pat_${String(n)}`), token, { mode: 0o600 });
+    pats.push({ login, token: sim.tokens.addPat({ login }).token });
+  }
+  await registerPatTokens(url, secretsDir, pats);
+}
+
+/** A PAT the simulator issued to a pooled login. */
+export interface PatToken {
+  readonly login: string;
+  readonly token: string;
+}
+
+/**
+ * Registers PATs the simulator already issued (for example in a simulator process) as the pool's
+ * identities `pat-1` …, each token in its own secret file.
+ */
+export async function registerPatTokens(
+  url: string,
+  secretsDir: string,
+  pats: readonly PatToken[],
+): Promise<void> {
+  for (const [index, pat] of pats.entries()) {
+    const n = String(index + 1);
+    writeFileSync(join(secretsDir, `bench_pat_${n}`), pat.token, { mode: 0o600 });
     await admin(url, `/v1/admin/pools/${BENCH_POOL}/identities`, {
-      id: `pat-${String(n)}`,
+      id: `pat-${n}`,
       kind: 'pat',
-      login,
-      secret_ref: `bench_pat_${String(n)}`,
+      login: pat.login,
+      secret_ref: `bench_pat_${n}`,
       scopes: [{ owner: BENCH_ORG }],
     });
   }
