@@ -156,12 +156,19 @@ add(
   '  read is warmed into the cache, then autocannon (its own process, 50 connections) posts the',
   '  same read to `POST /v1/forge/request`. Baseline: a bare Hono app on @hono/node-server (own',
   "  process) answering the same path with the same bytes (the relay's hit envelope). Rounds are",
-  '  interleaved (baseline, relay, …) after a warm-up of each; medians of the rounds. Then the',
-  '  relay runs the same load once more under `node --cpu-prof` (profile below).',
-  '- **Miss overhead** (`miss-overhead.bench.ts`): forge-sim with no latency; for each of',
-  '  600 issues (10 repositories), one direct `fetch` of the upstream URL, then one relay read of',
-  '  the same issue (a miss: nobody read it before), one at a time; medians. Visibility proofs are',
-  '  warmed first (one read per repository).',
+  '  interleaved (baseline, relay, …) after a warm-up of each; medians of the rounds. Each',
+  "  server's CPU time (user + system, all threads, from /proc) over its rounds is divided by the",
+  '  requests it answered. Then a new relay (its own caller token) runs the same load once more',
+  '  under `node --cpu-prof` (profile below; a profiled run with any failed request fails the',
+  '  benchmark). Its stage table gives every busy sample of the load to the innermost named',
+  '  stage on its stack (function names of the built relay); start-up is left out.',
+  '- **Miss overhead** (`miss-overhead.bench.ts`): forge-sim with no latency, in a process of',
+  '  its own (as the forge is a host of its own, so both arms cross a process boundary to reach',
+  '  it); for each of 600 issues (10 repositories), one direct `fetch` of the upstream URL, then',
+  '  one relay read of the same issue (a miss: nobody read it before), then a bare round trip to',
+  "  the relay (`GET /.well-known/relay`: the hop alone), one at a time; medians. The relay's CPU",
+  '  time (from /proc) is summed over its reads. Visibility proofs are warmed first (one read per',
+  '  repository).',
   '- **Quota economy** (`quota-economy.bench.ts`): two deterministic workloads, each of 20 agents',
   '  on 10 repositories over 30 simulated minutes, each replayed three times on identical',
   '  simulators: direct (own PAT per agent, no cache), an always-revalidate ETag proxy (one PAT,',
@@ -219,6 +226,14 @@ if (hit) {
       `non-2xx/errors/timeouts: ${hit.failures}; per round req/s: baseline ${hit.rounds_detail.baseline_rps.join(', ')}, relay ${hit.rounds_detail.relay_rps.join(', ')}.`,
     '',
   );
+  if (hit.cpu_us_per_request) {
+    const { baseline, relay } = hit.cpu_us_per_request;
+    add(
+      `Server CPU time per request over the measured rounds: bare Hono ${baseline} µs, relay ${relay} µs ` +
+        `(${(relay / baseline).toFixed(2)}×).`,
+      '',
+    );
+  }
   if (hit.profile) {
     add(
       '### Profile of the hit path (self time of busy samples)',
@@ -236,6 +251,21 @@ if (hit) {
       ...hit.profile.functions.map((f) => `| \`${f.name}\` | ${(f.share * 100).toFixed(1)} % |`),
       '',
     );
+    if (hit.profile.stages?.length) {
+      const cpu = hit.cpu_us_per_request?.relay;
+      add(
+        `### Stages of a hit (${hit.profile.load_samples} busy samples of the load, start-up excluded)`,
+        '',
+        cpu ? '| stage | share | ≈ µs of CPU per request |' : '| stage | share |',
+        cpu ? '| --- | --- | --- |' : '| --- | --- |',
+        ...hit.profile.stages.map((st) =>
+          cpu
+            ? `| ${st.name} | ${(st.share * 100).toFixed(1)} % | ${(st.share * cpu).toFixed(0)} |`
+            : `| ${st.name} | ${(st.share * 100).toFixed(1)} % |`,
+        ),
+        '',
+      );
+    }
   }
 }
 if (miss) {
@@ -247,7 +277,14 @@ if (miss) {
     `| direct fetch (baseline) | ${miss.direct.median_ms} ms | ${miss.direct.p90_ms} ms |`,
     `| relay miss | ${miss.relay.median_ms} ms | ${miss.relay.p90_ms} ms |`,
     '',
-    `${miss.reads} reads; ${miss.not_miss} were not misses; overhead ${miss.overhead_median_ms} ms, ratio ${miss.ratio}.`,
+    ...(miss.hop_median_ms === undefined
+      ? []
+      : [`| bare hop to the relay (\`GET /.well-known/relay\`) | ${miss.hop_median_ms} ms | |`]),
+    '',
+    `${miss.reads} reads; ${miss.not_miss} were not misses; overhead ${miss.overhead_median_ms} ms, ratio ${miss.ratio}` +
+      (miss.relay_cpu_ms_per_miss === undefined
+        ? '.'
+        : `; the relay's CPU time ${miss.relay_cpu_ms_per_miss} ms per miss (all threads, including work after the answer: the write-behind commit, audit batches, collections).`),
     '',
   );
 }

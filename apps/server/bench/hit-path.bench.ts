@@ -15,8 +15,14 @@ import { fileURLToPath } from 'node:url';
 import { BENCH_ORG, startBenchSim } from './bench-world.js';
 import { QUICK, median, reportResult, round } from './bench-report.js';
 import { runLoad, type LoadResult } from './load-generator.js';
-import { summarizeProfile, type CpuProfile } from './profile-summary.js';
 import {
+  stageShares,
+  summarizeProfile,
+  type CpuProfile,
+  type ProfileStage,
+} from './profile-summary.js';
+import {
+  readCpuMs,
   provisionCaller,
   registerPats,
   relayBody,
@@ -32,6 +38,31 @@ const DURATION_S = QUICK ? 3 : 10;
 const PROFILE_S = QUICK ? 3 : 8;
 const PATH = `/repos/${BENCH_ORG}/repo-0/issues/1`;
 const HERE = dirname(fileURLToPath(import.meta.url));
+
+/**
+ * The stages of a hit, by the names of their functions in the built relay; a sample belongs to
+ * the innermost stage on its stack (so `other` holds Hono's routing and middleware, Node's
+ * event plumbing and the pipeline's own glue).
+ */
+const HIT_STAGES: readonly ProfileStage[] = [
+  { name: 'HTTP request parsing (Node)', functions: ['parserOnHeadersComplete'] },
+  { name: 'request body read and JSON.parse', functions: ['readJsonBody'] },
+  { name: 'request validation (zod)', functions: ['safeParse'] },
+  { name: 'caller token and grant (cached)', functions: ['authenticate', 'hasGrant'] },
+  {
+    name: 'string-rewrite snapshot and check',
+    functions: ['loadRewriteSnapshot', 'passesStructuralCheck'],
+  },
+  { name: 'route classification', functions: ['classify'] },
+  { name: 'cache key', functions: ['createCacheKey'] },
+  { name: 'envelope serialization', functions: ['serializeEnvelope'] },
+  { name: 'audit row queued', functions: ['enqueue'] },
+  { name: 'SQLite statements (audit batches)', functions: ['executeQuery'] },
+  { name: 'Kysely query building', functions: ['compileQuery', 'values'] },
+  { name: 'access log line', functions: ['writeLine', 'onLog'] },
+  { name: 'response write (@hono/node-server, socket)', functions: ['responseViaCache'] },
+  { name: 'garbage collector', functions: ['(garbage collector)'] },
+];
 
 const { sim } = await startBenchSim({ rateLimits: 'unlimited', repos: 1, issuesPerRepo: 3 });
 const work = mkdtempSync(join(tmpdir(), 'relay-bench-hit-'));
@@ -59,7 +90,9 @@ async function startWarmRelay(nodeFlags: readonly string[] = []) {
   return { relay, headers, hitText: hit.text };
 }
 
-async function startHono(bodyFile: string): Promise<{ url: string; stop: () => Promise<void> }> {
+async function startHono(
+  bodyFile: string,
+): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
   const child = spawn(
     process.execPath,
     [...SOURCE_FLAGS, join(HERE, 'hono-endpoint.ts'), bodyFile],
@@ -78,6 +111,7 @@ async function startHono(bodyFile: string): Promise<{ url: string; stop: () => P
   });
   return {
     url,
+    pid: child.pid ?? 0,
     stop: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
@@ -103,13 +137,20 @@ try {
     });
   const baseline: LoadResult[] = [];
   const relayRuns: LoadResult[] = [];
+  // Server CPU time (user + system, all threads) per answered request, over the measured rounds.
+  const cpu = { baselineMs: 0, relayMs: 0 };
+  const measured = async (pid: number, url: string, into: LoadResult[], key: keyof typeof cpu) => {
+    const before = readCpuMs(pid);
+    into.push(await load(url, DURATION_S));
+    cpu[key] += readCpuMs(pid) - before;
+  };
   try {
     // Warm both (JIT, connection pools), then interleave the measured rounds.
     await load(hono.url, 2);
     await load(relay.url, 2);
     for (let round = 0; round < ROUNDS; round++) {
-      baseline.push(await load(hono.url, DURATION_S));
-      relayRuns.push(await load(relay.url, DURATION_S));
+      await measured(hono.pid, hono.url, baseline, 'baselineMs');
+      await measured(relay.pid, relay.url, relayRuns, 'relayMs');
     }
   } finally {
     await hono.stop();
@@ -134,12 +175,14 @@ try {
   const keepProfile = process.env.BENCH_PROFILE_OUT;
   if (profileFile !== undefined && keepProfile !== undefined && keepProfile !== '')
     copyFileSync(join(profDir, profileFile), keepProfile);
-  const summary =
+  const profile =
     profileFile === undefined
       ? undefined
-      : summarizeProfile(
-          JSON.parse(readFileSync(join(profDir, profileFile), 'utf8')) as CpuProfile,
-        );
+      : (JSON.parse(readFileSync(join(profDir, profileFile), 'utf8')) as CpuProfile);
+  const summary = profile === undefined ? undefined : summarizeProfile(profile);
+  const stages = profile === undefined ? undefined : stageShares(profile, HIT_STAGES);
+  const total = (runs: LoadResult[]) => runs.reduce((sum, r) => sum + r.total, 0);
+  const cpuUs = (ms: number, runs: LoadResult[]) => round((ms * 1000) / total(runs), 1);
 
   const rps = (runs: LoadResult[]) => median(runs.map((r) => r.requestsPerSecond));
   const p50 = (runs: LoadResult[]) => median(runs.map((r) => r.p50Ms));
@@ -158,6 +201,10 @@ try {
       baseline_rps: baseline.map((r) => round(r.requestsPerSecond, 0)),
       relay_rps: relayRuns.map((r) => round(r.requestsPerSecond, 0)),
     },
+    cpu_us_per_request: {
+      baseline: cpuUs(cpu.baselineMs, baseline),
+      relay: cpuUs(cpu.relayMs, relayRuns),
+    },
     relay_rss_after_load_mb: round(rssAfterLoad / 1048576, 1),
     profile:
       summary === undefined
@@ -167,6 +214,8 @@ try {
             idle_share: round(summary.idle, 3),
             areas: summary.areas.map((a) => ({ name: a.name, share: round(a.share, 3) })),
             functions: summary.functions.map((f) => ({ name: f.name, share: round(f.share, 3) })),
+            load_samples: stages?.samples ?? 0,
+            stages: (stages?.stages ?? []).map((s) => ({ name: s.name, share: round(s.share, 3) })),
           },
   });
 } finally {

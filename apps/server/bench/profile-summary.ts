@@ -14,6 +14,7 @@ export interface CpuProfile {
       readonly lineNumber: number;
     };
     readonly hitCount?: number;
+    readonly children?: readonly number[];
   }[];
   readonly samples?: readonly number[];
   readonly timeDeltas?: readonly number[];
@@ -94,5 +95,56 @@ export function summarizeProfile(profile: CpuProfile, limit = 12): ProfileSummar
     areas: rank(areas, Number.POSITIVE_INFINITY),
     functions: rank(functions, limit),
     idle: total === 0 ? 0 : idle / total,
+  };
+}
+
+/** A named stage of a request: the function names whose frames belong to it. */
+export interface ProfileStage {
+  readonly name: string;
+  readonly functions: readonly string[];
+}
+
+/**
+ * Attributes every busy sample of the load (start-up's module loading, idle and `(program)`
+ * excluded) to the innermost stage on its stack, or to `other`: a partition, so the shares
+ * add up to 1. Function names are those of the built `dist/` (tsdown keeps them).
+ *
+ * @returns the samples counted and each stage's share, in the order given, `other` last
+ */
+export function stageShares(
+  profile: CpuProfile,
+  stages: readonly ProfileStage[],
+): { readonly samples: number; readonly stages: readonly ProfileShare[] } {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes)
+    for (const child of node.children ?? []) parent.set(child, node.id);
+  const stageOf = new Map<string, string>();
+  for (const stage of stages) for (const fn of stage.functions) stageOf.set(fn, stage.name);
+  const counts = new Map<string, number>();
+  let busy = 0;
+  for (const sample of profile.samples ?? []) {
+    const leaf = byId.get(sample)?.callFrame.functionName;
+    if (leaf === undefined || leaf === '(idle)' || leaf === '(program)') continue;
+    let stage: string | undefined;
+    let startUp = false;
+    for (let id: number | undefined = sample; id !== undefined; id = parent.get(id)) {
+      const frame = byId.get(id)?.callFrame;
+      if (frame === undefined) break;
+      if (/run_main|module_job/.test(frame.url)) startUp = true;
+      stage ??= stageOf.get(frame.functionName);
+    }
+    if (startUp) continue;
+    busy += 1;
+    const name = stage ?? 'other';
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  const share = (name: string) => (busy === 0 ? 0 : (counts.get(name) ?? 0) / busy);
+  return {
+    samples: busy,
+    stages: [
+      ...stages.map((s) => ({ name: s.name, share: share(s.name) })),
+      { name: 'other', share: share('other') },
+    ],
   };
 }
