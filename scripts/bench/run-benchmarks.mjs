@@ -3,6 +3,9 @@
 // writes BENCHMARKS.md at the root: the machine, the date, the method, every figure as a ratio
 // to a baseline measured in the same run, and the goals with met / not met.
 // BENCH_QUICK=1 shortens every server benchmark (figures then only show that it works).
+// BENCH_SAVE=<file> also keeps the run's raw results (outputs, figures, date) as JSON;
+// BENCH_RENDER=<file> runs nothing and writes BENCHMARKS.md again from such a file (after an
+// edit of scripts/bench/analysis.md, say), with the date of the run that measured it.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -34,42 +37,56 @@ function run(label, command, args, options = {}) {
 const node = process.execPath;
 const tsx = ['--conditions=@relay/source', '--import', 'tsx'];
 
-// The CLI start-up benchmark runs the built binary.
-run('build', 'pnpm', [
-  'exec',
-  'turbo',
-  'run',
-  'build',
-  '--filter=@relay/cli...',
-  '--output-logs=errors-only',
-]);
+const RENDER = process.env.BENCH_RENDER;
+let packageBenches, stats, server, measuredAt;
+if (RENDER !== undefined && RENDER !== '') {
+  ({ packageBenches, stats, server, measuredAt } = JSON.parse(readFileSync(RENDER, 'utf8')));
+  rmSync(results, { recursive: true, force: true });
+} else {
+  measuredAt = new Date().toISOString();
+  // The CLI start-up benchmark runs the built binary.
+  run('build', 'pnpm', [
+    'exec',
+    'turbo',
+    'run',
+    'build',
+    '--filter=@relay/cli...',
+    '--output-logs=errors-only',
+  ]);
 
-const packageBenches = [
-  ['@relay/route-classifier', 'classifier'],
-  ['@relay/rewrite-engine', 'rewrite engine'],
-  ['@relay/identity-pool', 'identity selection'],
-  ['@relay/cache', 'cache lookups and memory'],
-  ['@relay/cli', 'CLI start-up'],
-].map(([pkg, label]) => ({
-  pkg: `${pkg}: ${label}`,
-  ...run(`${pkg} bench`, 'pnpm', ['--filter', pkg, 'run', 'bench']),
-}));
+  packageBenches = [
+    ['@relay/route-classifier', 'classifier'],
+    ['@relay/rewrite-engine', 'rewrite engine'],
+    ['@relay/identity-pool', 'identity selection'],
+    ['@relay/cache', 'cache lookups and memory'],
+    ['@relay/cli', 'CLI start-up'],
+  ].map(([pkg, label]) => ({
+    pkg: `${pkg}: ${label}`,
+    ...run(`${pkg} bench`, 'pnpm', ['--filter', pkg, 'run', 'bench']),
+  }));
 
-const serverDir = join(ROOT, 'apps', 'server');
-const stats = run('stats query', node, [...tsx, 'bench/stats-query.bench.ts'], {
-  cwd: serverDir,
-  env: { ROWS: QUICK ? '100000' : '300000' },
-});
-const server = {};
-for (const name of ['hit-path', 'miss-overhead', 'quota-economy', 'cache-memory']) {
-  const outcome = run(name, node, [...tsx, `bench/${name}.bench.ts`], { cwd: serverDir });
-  const file = join(results, `${name}.json`);
-  server[name] = {
-    ...outcome,
-    figures: existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined,
-  };
+  const serverDir = join(ROOT, 'apps', 'server');
+  stats = run('stats query', node, [...tsx, 'bench/stats-query.bench.ts'], {
+    cwd: serverDir,
+    env: { ROWS: QUICK ? '100000' : '300000' },
+  });
+  server = {};
+  for (const name of ['hit-path', 'miss-overhead', 'quota-economy', 'cache-memory']) {
+    const outcome = run(name, node, [...tsx, `bench/${name}.bench.ts`], { cwd: serverDir });
+    const file = join(results, `${name}.json`);
+    server[name] = {
+      ...outcome,
+      figures: existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined,
+    };
+  }
+  rmSync(results, { recursive: true, force: true });
+  const save = process.env.BENCH_SAVE;
+  if (save !== undefined && save !== '')
+    writeFileSync(
+      save,
+      `${JSON.stringify({ packageBenches, stats, server, measuredAt }, null, 2)}\n`,
+    );
 }
-rmSync(results, { recursive: true, force: true });
 
 // ---- BENCHMARKS.md ------------------------------------------------------------------------
 const hit = server['hit-path'].figures;
@@ -136,7 +153,7 @@ add(
   'Written by `pnpm bench` (scripts/bench/run-benchmarks.mjs); do not edit by hand — the analysis',
   'at the end comes from scripts/bench/analysis.md.',
   '',
-  `- Date: ${new Date().toISOString()}`,
+  `- Date: ${measuredAt}`,
   `- Machine: ${cpu.length} CPU (${cpu[0]?.model ?? 'unknown'}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB memory, ${process.platform} ${process.arch}`,
   `- Node ${process.version}${QUICK ? '; **BENCH_QUICK=1: shortened runs, figures only show the benchmarks work**' : ''}`,
   "- The machine is shared: other engineers' builds and tests ran on the same 2 cores, and the load",
@@ -276,7 +293,6 @@ if (miss) {
     '| --- | --- | --- |',
     `| direct fetch (baseline) | ${miss.direct.median_ms} ms | ${miss.direct.p90_ms} ms |`,
     `| relay miss | ${miss.relay.median_ms} ms | ${miss.relay.p90_ms} ms |`,
-    '',
     ...(miss.hop_median_ms === undefined
       ? []
       : [`| bare hop to the relay (\`GET /.well-known/relay\`) | ${miss.hop_median_ms} ms | |`]),
