@@ -184,8 +184,8 @@ add(
   '  it); for each of 600 issues (10 repositories), one direct `fetch` of the upstream URL, then',
   '  one relay read of the same issue (a miss: nobody read it before), then a bare round trip to',
   "  the relay (`GET /.well-known/relay`: the hop alone), one at a time; medians. The relay's CPU",
-  '  time (from /proc) is summed over its reads. Visibility proofs are warmed first (one read per',
-  '  repository).',
+  '  time (from /proc, read before and after the loop, never inside a timed request) is divided',
+  '  by the misses. Visibility proofs are warmed first (one read per repository).',
   '- **Quota economy** (`quota-economy.bench.ts`): two deterministic workloads, each of 20 agents',
   '  on 10 repositories over 30 simulated minutes, each replayed three times on identical',
   '  simulators: direct (own PAT per agent, no cache), an always-revalidate ETag proxy (one PAT,',
@@ -269,16 +269,15 @@ if (hit) {
       '',
     );
     if (hit.profile.stages?.length) {
-      const cpu = hit.cpu_us_per_request?.relay;
+      const cpu = hit.cpu_us_per_request?.relay ?? Number.NaN;
       add(
         `### Stages of a hit (${hit.profile.load_samples} busy samples of the load, start-up excluded)`,
         '',
-        cpu ? '| stage | share | ≈ µs of CPU per request |' : '| stage | share |',
-        cpu ? '| --- | --- | --- |' : '| --- | --- |',
-        ...hit.profile.stages.map((st) =>
-          cpu
-            ? `| ${st.name} | ${(st.share * 100).toFixed(1)} % | ${(st.share * cpu).toFixed(0)} |`
-            : `| ${st.name} | ${(st.share * 100).toFixed(1)} % |`,
+        '| stage | share | ≈ µs of CPU per request (share × the relay figure above) |',
+        '| --- | --- | --- |',
+        ...hit.profile.stages.map(
+          (st) =>
+            `| ${st.name} | ${(st.share * 100).toFixed(1)} % | ${(st.share * cpu).toFixed(0)} |`,
         ),
         '',
       );
@@ -300,7 +299,7 @@ if (miss) {
     `${miss.reads} reads; ${miss.not_miss} were not misses; overhead ${miss.overhead_median_ms} ms, ratio ${miss.ratio}` +
       (miss.relay_cpu_ms_per_miss === undefined
         ? '.'
-        : `; the relay's CPU time ${miss.relay_cpu_ms_per_miss} ms per miss (all threads, including work after the answer: the write-behind commit, audit batches, collections).`),
+        : `; the relay's CPU time ${miss.relay_cpu_ms_per_miss} ms per miss (all threads, over the whole measured loop divided by its misses: work after the answer, such as the write-behind commit, audit batches and collections, included, and the bare hops, which do almost nothing).`),
     '',
   );
 }

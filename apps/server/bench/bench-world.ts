@@ -129,3 +129,23 @@ export async function startBenchSim(
   const repos = seedBenchWorld(sim.world, options);
   return { sim, repos };
 }
+
+/** A PAT the simulator issued to a pooled login. */
+export interface PatToken {
+  readonly login: string;
+  readonly token: string;
+}
+
+/**
+ * Issues `count` PATs for the pooled logins `bench-pat-1` …, each made a member of the
+ * benchmark organization.
+ */
+export function issueBenchPats(sim: ForgeSim, count: number): PatToken[] {
+  const pats: PatToken[] = [];
+  for (let n = 1; n <= count; n++) {
+    const login = `bench-pat-${String(n)}`;
+    sim.world.addOrgMember(BENCH_ORG, login);
+    pats.push({ login, token: sim.tokens.addPat({ login }).token });
+  }
+  return pats;
+}

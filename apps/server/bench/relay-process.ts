@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ForgeSim } from '@relay/forge-sim';
-import { BENCH_ORG } from './bench-world.js';
+import { BENCH_ORG, issueBenchPats, type PatToken } from './bench-world.js';
 
 const SERVER_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -221,19 +221,7 @@ export async function registerPats(
   secretsDir: string,
   count: number,
 ): Promise<void> {
-  const pats: PatToken[] = [];
-  for (let n = 1; n <= count; n++) {
-    const login = `bench-pat-${String(n)}`;
-    sim.world.addOrgMember(BENCH_ORG, login);
-    pats.push({ login, token: sim.tokens.addPat({ login }).token });
-  }
-  await registerPatTokens(url, secretsDir, pats);
-}
-
-/** A PAT the simulator issued to a pooled login. */
-export interface PatToken {
-  readonly login: string;
-  readonly token: string;
+  await registerPatTokens(url, secretsDir, issueBenchPats(sim, count));
 }
 
 /**

@@ -10,8 +10,14 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { ForgeSim } from '@relay/forge-sim';
-import { BENCH_ORG, startBenchSim, type BenchRepo, type BenchSimOptions } from './bench-world.js';
-import { SOURCE_FLAGS, type PatToken } from './relay-process.js';
+import {
+  issueBenchPats,
+  startBenchSim,
+  type BenchRepo,
+  type BenchSimOptions,
+  type PatToken,
+} from './bench-world.js';
+import { SOURCE_FLAGS } from './relay-process.js';
 
 /** What the parent asks of the simulator process. */
 export interface SimProcessOptions extends Omit<BenchSimOptions, 'clock'> {
@@ -26,7 +32,6 @@ export interface SimProcess {
   readonly urls: ForgeSim['urls'];
   readonly repos: readonly BenchRepo[];
   readonly pats: readonly PatToken[];
-  readonly pid: number;
   stop(): Promise<void>;
 }
 
@@ -52,8 +57,12 @@ export async function startSimProcess(options: SimProcessOptions): Promise<SimPr
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       out += chunk;
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line !== undefined && out.includes('\n')) resolve(JSON.parse(line) as Ready);
+      // Complete lines only: the last element is what follows the last newline.
+      const line = out
+        .split('\n')
+        .slice(0, -1)
+        .find((l) => l.startsWith('{'));
+      if (line !== undefined) resolve(JSON.parse(line) as Ready);
     });
     void exited.then(() => {
       reject(new Error('the simulator process exited before it was ready'));
@@ -61,7 +70,6 @@ export async function startSimProcess(options: SimProcessOptions): Promise<SimPr
   });
   return {
     ...ready,
-    pid: child.pid ?? 0,
     async stop() {
       child.kill('SIGTERM');
       await exited;
@@ -73,12 +81,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const options = JSON.parse(process.argv[2] ?? '{}') as SimProcessOptions;
   const { sim, repos } = await startBenchSim(options);
   for (const login of options.users) sim.world.addUser({ login });
-  const pats: PatToken[] = [];
-  for (let n = 1; n <= options.pats; n++) {
-    const login = `bench-pat-${String(n)}`;
-    sim.world.addOrgMember(BENCH_ORG, login);
-    pats.push({ login, token: sim.tokens.addPat({ login }).token });
-  }
+  const pats = issueBenchPats(sim, options.pats);
   process.stdout.write(`${JSON.stringify({ urls: sim.urls, repos, pats } satisfies Ready)}\n`);
   process.once('SIGTERM', () => void sim.close());
 }
