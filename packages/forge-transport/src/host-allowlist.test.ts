@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_FORGE_LOG_HOSTS,
   canonicalizeHostname,
+  isAllowedLogTarget,
   isLoopbackHostname,
   matchesLogHost,
   parseCanonicalUrl,
@@ -173,5 +174,26 @@ describe('matchesLogHost', () => {
         expect(matched).toBe(host === suffix || host.endsWith(`.${suffix}`));
       }),
     );
+  });
+});
+
+describe('isAllowedLogTarget', () => {
+  const logHosts = ['blob.core.windows.net', '127.0.0.1'];
+  it.each([
+    ['https://a.blob.core.windows.net/l', true],
+    ['https://a.blob.core.windows.net:443/l', true],
+    ['https://A.BLOB.core.windows.net./l', true],
+    ['https://a.blob.core.windows.net:8443/l', false],
+    ['http://a.blob.core.windows.net/l', false],
+    ['https://u:p@a.blob.core.windows.net/l', false],
+    ['https://attackerblob.core.windows.net/l', false],
+    ['https://a.blob.core.windows.net.attacker.com/l', false],
+    ['http://127.0.0.1:9/l', true],
+    ['https://127.0.0.1:9/l', true],
+    ['http://u@127.0.0.1:9/l', false],
+    ['http://localhost:9/l', false],
+    ['file://127.0.0.1/l', false],
+  ])('%s → %s', (href, expected) => {
+    expect(isAllowedLogTarget(new URL(href), logHosts)).toBe(expected);
   });
 });

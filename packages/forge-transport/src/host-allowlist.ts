@@ -122,6 +122,28 @@ export function matchesLogHost(hostname: string, logHosts: readonly string[]): b
   );
 }
 
+/**
+ * Whether a URL may be followed as a job-log download target (DESIGN.md §3). A real log host is
+ * reached over https on its default port only (an explicit `:443` is the default), and its
+ * canonical hostname must equal a log host or end with `.` + one. The one exception is a loopback
+ * log host (tests, the demo, forge-sim): when the target's hostname is loopback and is itself
+ * one of the configured log hosts, exactly, it is followed over http or https on the port the
+ * forge announced. Userinfo is never allowed.
+ *
+ * @param url - the redirect target, as {@link parseCanonicalUrl} returns it
+ * @param logHosts - canonical log host suffixes ({@link ForgeHosts.logHosts})
+ * @returns whether the target is an allowed log download
+ */
+export function isAllowedLogTarget(url: URL, logHosts: readonly string[]): boolean {
+  if (url.username !== '' || url.password !== '') return false;
+  const hostname = canonicalizeHostname(url.hostname);
+  if (hostname === undefined) return false;
+  if (isLoopbackHostname(hostname)) {
+    return (url.protocol === 'http:' || url.protocol === 'https:') && logHosts.includes(hostname);
+  }
+  return url.protocol === 'https:' && url.port === '' && matchesLogHost(hostname, logHosts);
+}
+
 function hasControlOrBackslash(value: string): boolean {
   for (let i = 0; i < value.length; i += 1) {
     const code = value.charCodeAt(i);

@@ -43,6 +43,7 @@ export {
   DEFAULT_FORGE_WEB_URL,
   FORGE_HOST_KINDS,
   canonicalizeHostname,
+  isAllowedLogTarget,
   isIpLiteral,
   isLoopbackHostname,
   matchesLogHost,

@@ -1,6 +1,6 @@
 import { err, ok } from '@relay/protocol';
 import type { Result } from '@relay/protocol';
-import { matchesLogHost, parseCanonicalUrl } from './host-allowlist.js';
+import { isAllowedLogTarget, parseCanonicalUrl } from './host-allowlist.js';
 import type { ForgeHostKind, ForgeHosts } from './host-allowlist.js';
 
 /** Where a response came from: a configured host, or an allowlisted log host. */
@@ -47,7 +47,9 @@ const PUBLIC_KINDS = ['web', 'raw', 'patch'] as const satisfies readonly ForgeHo
 
 /**
  * Decides whether to follow a redirect. The API host redirects only in the job-log flow, once,
- * to a log host (compared on the canonical hostname); a log host never redirects; the public
+ * to a log host ({@link isAllowedLogTarget}: https on the default port, the canonical hostname
+ * equal to a log host or a dot-suffixed subdomain of one; http and any port only for a loopback
+ * host that is itself a configured log host); a log host never redirects; the public
  * hosts redirect among themselves (same scheme, host and port as a configured base) at most
  * {@link MAX_PUBLIC_REDIRECTS} times. Userinfo, non-https schemes (except http to loopback) and
  * unparseable targets are refused. The caller still runs the rewrite check on the target.
@@ -64,7 +66,7 @@ export function decideRedirect(input: RedirectInput): Result<RedirectTarget, 'de
   switch (input.from) {
     case 'api':
       if (input.flow === 'job_log' && input.followed === 0) {
-        return matchesLogHost(url.hostname, input.hosts.logHosts)
+        return isAllowedLogTarget(url, input.hosts.logHosts)
           ? ok({ url, kind: 'log' })
           : err('denied');
       }
