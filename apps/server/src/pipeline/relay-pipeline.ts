@@ -96,6 +96,11 @@ export interface RelayPipelineInput {
   readonly requestId: string;
   /** The Authorization header value. */
   readonly authorization: string | undefined;
+  /**
+   * The caller, when the route authenticated `authorization` already (before reading the body);
+   * then `authenticate` is not called again.
+   */
+  readonly caller?: PipelineCaller;
   /** The parsed JSON body. */
   readonly body: unknown;
 }
@@ -522,7 +527,7 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
     const parsed = relayRequestSchema.safeParse(input.body);
     if (!parsed.success) return { kind: 'failure', failure: failWith('invalid_request') };
     const request = parsed.data;
-    const caller = await deps.authenticate(input.authorization);
+    const caller = input.caller ?? (await deps.authenticate(input.authorization));
     if (caller === undefined) return { kind: 'failure', failure: failWith('unauthorized') };
     if (!(await deps.hasGrant(caller.callerId, request.pool))) {
       return { kind: 'failure', failure: failWith('pool_forbidden') };
