@@ -94,11 +94,12 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
 
   const services = deps.services;
   if (services !== undefined) {
+    // Outside the overload guard, so that its 503 carries `no-store` too.
+    for (const path of STRING_REWRITE_PATHS) app.use(path, noStore);
     app.use('/v1/*', async (c, next) => {
       if (c.req.path === RELAY_REQUEST_PATH) await next();
       else await services.overload.run(next);
     });
-    for (const path of STRING_REWRITE_PATHS) app.use(path, noStore);
     app.use('/v1/admin/*', createAdminAuthenticator(services.settings.adminToken));
     app.use(
       '/v1/pools/:pool/*',

@@ -1,4 +1,8 @@
-import { stringRewritePolicySchema, stringRewritePutResultSchema } from '@relay/protocol';
+import {
+  stringRewritePolicySchema,
+  stringRewritePutResultSchema,
+  type StringRewriteRule,
+} from '@relay/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   ADMIN_TOKEN,
@@ -31,6 +35,36 @@ const rules = [
   { pattern: 'acme-internal', replacement: 'acme' },
   { pattern: 'secret-[0-9]+', replacement: '' },
 ];
+
+/**
+ * 64 rules whose replacements are filled until `measure(rules)` is exactly `bytes` (each rule
+ * well within the pattern and replacement limits).
+ */
+function rulesOfSize(bytes: number, measure: (rules: StringRewriteRule[]) => number) {
+  const filled = Array.from({ length: 64 }, (_, i) => ({
+    pattern: `rule-${String(i).padStart(3, '0')}`,
+    replacement: '',
+  }));
+  let remaining = bytes - measure(filled);
+  for (const rule of filled) {
+    const add = Math.min(remaining, 1000);
+    rule.replacement = 'x'.repeat(add);
+    remaining -= add;
+  }
+  if (remaining !== 0 || measure(filled) !== bytes) throw new Error('fixture size');
+  return filled;
+}
+const utf8Bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
+/** The GET envelope of rules stored at T0, at the largest revision a policy can reach. */
+const envelopeAtMaxRevision = (filled: StringRewriteRule[]) =>
+  utf8Bytes({
+    schema_version: 1,
+    revision: Number.MAX_SAFE_INTEGER,
+    updated_at: '2030-01-01T00:00:00.000Z',
+    rules: filled,
+  });
+const putBodyAt1 = (filled: StringRewriteRule[]) =>
+  utf8Bytes({ schema_version: 1, expected_revision: 1, rules: filled });
 
 async function codeOf(response: Response): Promise<string> {
   return ((await response.json()) as { error: { code: string } }).error.code;
@@ -123,6 +157,61 @@ describe('string-rewrite endpoints', () => {
       expect(text).not.toContain('a*');
     },
   );
+
+  it('refuses a PUT whose GET envelope would pass 65,536 bytes (a 65,534-byte body, once accepted)', async () => {
+    const body = {
+      schema_version: 1,
+      expected_revision: 1,
+      rules: rulesOfSize(65_534, putBodyAt1),
+    };
+    const response = await put(body);
+    expect(response.status).toBe(400);
+    expect(await codeOf(response)).toBe('invalid_string_rewrite_policy');
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(stringRewritePolicySchema.parse(await (await adminGet()).json())).toMatchObject({
+      revision: 1,
+      rules: [],
+    });
+  });
+
+  it.each([
+    [65_536, 200],
+    [65_537, 400],
+  ])('bounds the GET envelope at the largest revision: %i bytes → %i', async (bytes, status) => {
+    const largest = Number.MAX_SAFE_INTEGER - 1;
+    await harness.database.db
+      .updateTable('string_rewrite_policy')
+      .set({ revision: largest })
+      .execute();
+    const filled = rulesOfSize(bytes, envelopeAtMaxRevision);
+    const response = await put({ schema_version: 1, expected_revision: largest, rules: filled });
+    expect(response.status).toBe(status);
+    const got = await (await adminGet()).text();
+    expect(Buffer.byteLength(got, 'utf8')).toBeLessThanOrEqual(65_536);
+    if (status === 200) {
+      expect(Buffer.byteLength(got, 'utf8')).toBe(65_536);
+      expect(stringRewritePolicySchema.parse(JSON.parse(got)).revision).toBe(largest + 1);
+    } else {
+      expect(await codeOf(response)).toBe('invalid_string_rewrite_policy');
+    }
+  });
+
+  it.each([
+    ['the admin GET', () => adminGet()],
+    ['the pool GET', () => poolGet()],
+    ['the PUT', () => put({ schema_version: 1, expected_revision: 1, rules })],
+  ])('puts Cache-Control: no-store on an overload 503 of %s', async (_what, send) => {
+    await harness.close();
+    let backlog = 0;
+    harness = await createTestHarness({
+      services: { overload: { auditBacklog: () => backlog, maxAuditBacklog: 1 } },
+    });
+    backlog = 1;
+    const response = await send();
+    expect(response.status).toBe(503);
+    expect(await codeOf(response)).toBe('relay_overloaded');
+    expect(response.headers.get('cache-control')).toBe('no-store');
+  });
 
   it('requires application/json on PUT', async () => {
     const response = await harness.app.request('/v1/admin/string-rewrites', {
