@@ -2,6 +2,7 @@ import { REWRITE_DOCUMENT_MAX_BYTES, type StringRewritePutResult } from '@relay/
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env.js';
 import { readJsonText } from '../http/json-body-reader.js';
+import { isPolicyEnvelopeWithinLimit } from '../policy/policy-envelope-bound.js';
 import { RelayHttpError } from '../relay-http-error.js';
 import type { ServerServices } from '../server-services.js';
 import { readRewritePolicy, toIso } from './policy-snapshot.js';
@@ -22,8 +23,9 @@ export const noStore: MiddlewareHandler<AppEnv> = async (c, next) => {
  * GET /v1/admin/string-rewrites (admin token; always the primary store), GET
  * /v1/pools/:pool/string-rewrites (a granted caller), and PUT /v1/admin/string-rewrites
  * (exactly schema_version, expected_revision and rules; validated by the rewrite engine; 409
- * on a stale revision, 400 for a malformed body, 503 when the stored policy is unusable; the
- * answer holds rule_count, not the rules). Authentication is mounted by the app.
+ * on a stale revision, 400 for a malformed body or for rules whose GET envelope could exceed
+ * 65,536 bytes at any revision, 503 when the stored policy is unusable; the answer holds
+ * rule_count, not the rules). Authentication is mounted by the app.
  */
 export function createStringRewriteRoute(services: ServerServices): Hono<AppEnv> {
   const route = new Hono<AppEnv>();
@@ -39,12 +41,17 @@ export function createStringRewriteRoute(services: ServerServices): Hono<AppEnv>
     });
     const update = services.parsePolicyUpdate(text);
     if (!update.ok) throw new RelayHttpError('invalid_string_rewrite_policy');
+    const updatedAt = toIso(services.now());
+    // What is stored must keep every GET envelope within the document limit, at any revision.
+    if (!isPolicyEnvelopeWithinLimit(update.value.rules, updatedAt)) {
+      throw new RelayHttpError('invalid_string_rewrite_policy');
+    }
     let replaced;
     try {
       replaced = await services.stringRewrites.replace(
         update.value.expectedRevision,
         update.value.rules,
-        toIso(services.now()),
+        updatedAt,
       );
     } catch {
       throw new RelayHttpError('string_rewrite_policy_unavailable');
