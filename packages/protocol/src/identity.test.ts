@@ -1,5 +1,11 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { identityRegistrationSchema } from './identity.js';
+import { forgeLoginSchema } from './common-schemas.js';
+import {
+  identityLoginSchema,
+  identityRecordSchema,
+  identityRegistrationSchema,
+} from './identity.js';
 
 const pat = { id: 'pat-1', kind: 'pat', login: 'octocat', secret_ref: 'PAT_1' } as const;
 const app = {
@@ -59,5 +65,85 @@ describe('identityRegistrationSchema', () => {
     ['an unknown field', { ...pat, token: 'ghp_secret' }],
   ])('rejects %s', (_name, input) => {
     expect(identityRegistrationSchema.safeParse(input).success).toBe(false);
+  });
+});
+
+describe('identityLoginSchema', () => {
+  it.each([
+    ['octocat', true],
+    ['a', true],
+    ['A-b-C', true],
+    ['x'.repeat(39), true],
+    ['acme-relay[bot]', true],
+    ['dependabot[bot]', true],
+    ['a[bot]', true],
+    [`${'x'.repeat(39)}[bot]`, true],
+    ['', false],
+    ['[bot]', false],
+    ['x'.repeat(40), false],
+    [`${'x'.repeat(40)}[bot]`, false],
+    ['-acme[bot]', false],
+    ['acme-[bot]', false],
+    ['acme--relay[bot]', false],
+    ['acme[Bot]', false],
+    ['acme[BOT]', false],
+    ['acme[bot][bot]', false],
+    ['acme [bot]', false],
+    ['acme[bot] ', false],
+    ['acme[bot]\n', false],
+    ['acme[app]', false],
+    ['acme[bot', false],
+    ['acme_relay[bot]', false],
+    ['acme/relay[bot]', false],
+  ])('%j → %s', (login, expected) => {
+    expect(identityLoginSchema.safeParse(login).success).toBe(expected);
+  });
+
+  it('is exactly a forge login, with or without the [bot] suffix', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 50 }), (text) => {
+        const bare = text.endsWith('[bot]') ? text.slice(0, -5) : text;
+        expect(identityLoginSchema.safeParse(text).success).toBe(
+          forgeLoginSchema.safeParse(bare).success,
+        );
+      }),
+    );
+  });
+
+  it('leaves caller logins, owners and path parameters plain: forgeLoginSchema refuses [bot]', () => {
+    expect(forgeLoginSchema.safeParse('acme-relay[bot]').success).toBe(false);
+  });
+});
+
+describe('identity logins at registration', () => {
+  it.each([
+    ['a forge_app bot login', { ...app, login: 'acme-relay[bot]' }, true],
+    ['a forge_app plain login', { ...app, login: 'acme-relay' }, true],
+    ['a pat plain login', { ...pat, login: 'octocat' }, true],
+    ['a pat bot login (a bot account has no PAT)', { ...pat, login: 'acme-relay[bot]' }, false],
+    ['a forge_app login with a bad suffix', { ...app, login: 'acme-relay[BOT]' }, false],
+    [
+      'a forge_app bot login over 39 characters',
+      { ...app, login: `${'x'.repeat(40)}[bot]` },
+      false,
+    ],
+  ])('%s → %s', (_what, input, expected) => {
+    expect(identityRegistrationSchema.safeParse(input).success).toBe(expected);
+  });
+
+  it('returns a bot login in the identity record', () => {
+    const record = {
+      id: 'app-1',
+      pool: 'default',
+      kind: 'forge_app',
+      login: 'acme-relay[bot]',
+      secret_ref: 'app.key',
+      installation_id: 42,
+      scopes: [],
+      weight: 100,
+      created_at: '2030-01-01T00:00:00Z',
+      updated_at: '2030-01-01T00:00:00Z',
+    };
+    expect(identityRecordSchema.parse(record).login).toBe('acme-relay[bot]');
   });
 });

@@ -14,6 +14,21 @@ export const identityIdSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:@-]{0
   error: 'identity id: 1-128 of [A-Za-z0-9._:@-]',
 });
 
+/** The suffix GitHub gives the login of an app's bot account (`acme-relay[bot]`). */
+export const BOT_LOGIN_SUFFIX = '[bot]';
+
+/**
+ * The login of an identity: a forge login (1-39 letters, digits or single hyphens, not starting
+ * or ending with a hyphen), optionally followed by {@link BOT_LOGIN_SUFFIX}, as GitHub names an
+ * app's bot account (`acme-relay[bot]`). Only identity registration and records take the
+ * suffix; caller logins, owners and path parameters stay plain forge logins.
+ */
+export const identityLoginSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}(?:\[bot\])?$/, {
+    error: 'not a forge login or app bot login',
+  });
+
 /**
  * A scope of an identity: an owner (lowercased) and an optional repository. Owner '*' marks a
  * PAT as broad enough for any public repository once the public guard passes; it takes no repo.
@@ -35,13 +50,14 @@ export type IdentityScope = z.output<typeof identityScopeSchema>;
 /**
  * The body of POST /v1/admin/pools/:pool/identities: the identity fields of SPEC.md. The pool
  * comes from the path. `installation_id` is required and positive for `forge_app`, and absent
- * (or null) for `pat`. `weight` defaults to 100.
+ * (or null) for `pat`. `login` is {@link identityLoginSchema}; the `[bot]` suffix only on a
+ * `forge_app`. `weight` defaults to 100.
  */
 export const identityRegistrationSchema = z
   .strictObject({
     id: identityIdSchema,
     kind: z.enum(IDENTITY_KINDS),
-    login: forgeLoginSchema,
+    login: identityLoginSchema,
     secret_ref: secretRefSchema,
     installation_id: z.int().positive().max(Number.MAX_SAFE_INTEGER).nullable().optional(),
     scopes: z.array(identityScopeSchema).max(256).default([]),
@@ -62,6 +78,13 @@ export const identityRegistrationSchema = z
         code: 'custom',
         message: 'installation_id applies to forge_app only',
         path: ['installation_id'],
+      });
+    }
+    if (identity.kind === 'pat' && identity.login.endsWith(BOT_LOGIN_SUFFIX)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'a bot login belongs to a forge_app',
+        path: ['login'],
       });
     }
     if (identity.kind === 'forge_app' && identity.scopes.some((s) => s.owner === '*')) {
@@ -90,7 +113,7 @@ export const identityRecordSchema = z.strictObject({
   id: identityIdSchema,
   pool: poolIdSchema,
   kind: z.enum(IDENTITY_KINDS),
-  login: forgeLoginSchema,
+  login: identityLoginSchema,
   secret_ref: secretRefSchema,
   installation_id: z.int().positive().nullable(),
   scopes: z.array(

@@ -96,7 +96,9 @@ export {
 } from './pool-policy.js';
 export type { PoolPolicy, PoolPolicyDefaults, PoolPolicyError } from './pool-policy.js';
 export {
+  BOT_LOGIN_SUFFIX,
   identityIdSchema,
+  identityLoginSchema,
   identityRecordSchema,
   identityRegistrationSchema,
   identityScopeSchema,

@@ -177,6 +177,8 @@ describe('POST /v1/admin/callers', () => {
     [{ pool: 'team', forge_login: 'hubot' }],
     [{ pool: 'a/b', forge_login: 'hubot', name: 'ci' }],
     [{ pool: 'team', forge_login: '-bad-', name: 'ci' }],
+    // The [bot] suffix is for identity logins only: callers are people.
+    [{ pool: 'team', forge_login: 'acme-relay[bot]', name: 'ci' }],
   ])('answers 400 invalid_request for %j', async (body) => {
     const response = await provision(body);
     expect(response.status).toBe(400);

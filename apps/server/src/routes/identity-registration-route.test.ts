@@ -87,6 +87,29 @@ describe('POST /v1/admin/pools/:pool/identities', () => {
     expect(await response.text()).not.toContain('ghp_x');
   });
 
+  const app = { id: 'app-1', kind: 'forge_app', secret_ref: 'APP_KEY', installation_id: 7 };
+  it.each([
+    ['a forge_app bot login', 201, { ...app, login: 'acme-relay[bot]' }],
+    ['a forge_app plain login', 201, { ...app, login: 'acme-relay' }],
+    [
+      'a forge_app bot login of 39 + 5 characters',
+      201,
+      { ...app, login: `${'a'.repeat(39)}[bot]` },
+    ],
+    ['a pat bot login', 400, { ...pat, login: 'acme-relay[bot]' }],
+    ['an uppercase suffix', 400, { ...app, login: 'acme-relay[BOT]' }],
+    ['a bare suffix', 400, { ...app, login: '[bot]' }],
+    ['a login ending in a hyphen', 400, { ...app, login: 'acme-[bot]' }],
+    ['a doubled suffix', 400, { ...app, login: 'acme[bot][bot]' }],
+    ['a 40-character login', 400, { ...app, login: `${'a'.repeat(40)}[bot]` }],
+  ])('registers %s → %i', async (_what, status, body) => {
+    const response = await register('team', body);
+    expect(response.status).toBe(status);
+    if (status === 201) {
+      expect(identityRecordSchema.parse(await response.json()).login).toBe(body.login);
+    }
+  });
+
   it('creates the pool implicitly with the default policy, and never resets an existing one', async () => {
     await register('team', pat);
     const [pool] = await harness.database.db.selectFrom('pools').selectAll().execute();
