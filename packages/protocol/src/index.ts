@@ -44,6 +44,13 @@ export type {
 export { createErrorBody, errorBodySchema } from './error-body.js';
 export type { ErrorBody, ErrorBodyOptions } from './error-body.js';
 
+// Percent-encoding forms (the canonical wire form and the decoded form)
+export {
+  canonicalizePercentEncoding,
+  decodePercentEncoding,
+  percentEncodingForms,
+} from './percent-encoding.js';
+
 // Shared field schemas
 export {
   commitShaSchema,
