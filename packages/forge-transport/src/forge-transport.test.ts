@@ -247,6 +247,39 @@ describe('the transport-level rewrite check', () => {
     expect(api.requests).toHaveLength(0);
   });
 
+  it('sends the canonical path, and the check reads exactly what is sent', async () => {
+    const api = await server(answer(204, {}));
+    const forge = transport({ apiUrl: api.origin });
+    const seen: string[] = [];
+    await forge.request({
+      host: 'api',
+      path: '/repos/o/%62lue%2dfalcon/contents/a%2fb%09',
+      rewriteCheck: (value) => (seen.push(value), true),
+    });
+    expect(api.requests.map((request) => request.url)).toEqual([
+      '/repos/o/blue-falcon/contents/a%2Fb%09',
+    ]);
+    expect(seen).toContain(`${api.origin}/repos/o/blue-falcon/contents/a%2Fb%09`);
+  });
+
+  it.each([
+    ['%62', '/repos/acme/%62luefalcon'],
+    ['%42 against an uppercase pattern', '/repos/acme/%42LUEFALCON'],
+    ['lowercase hex', '/repos/acme/blue%66%61lcon'],
+    ['mixed hex case', '/repos/acme/%62%6C%75%65falcon'],
+    ['every letter', '/repos/acme/%62%6c%75%65%66%61%6c%63%6f%6e'],
+  ])('denies a percent-encoded protected string (%s), sending nothing', async (_name, path) => {
+    const api = await server(answer(200, {}));
+    const forge = transport({ apiUrl: api.origin });
+    const result = await forge.request({
+      host: 'api',
+      path,
+      rewriteCheck: (value) => !/bluefalcon|BLUEFALCON/.test(value),
+    });
+    expect(result).toMatchObject({ ok: false, error: { code: 'string_rewrite_denied' } });
+    expect(api.requests).toHaveLength(0);
+  });
+
   it('accepts a result-shaped verdict', async () => {
     const api = await server(answer(204, {}));
     const forge = transport({ apiUrl: api.origin });
@@ -410,6 +443,23 @@ describe('redirects', () => {
       error: { code: 'string_rewrite_denied', duringRedirect: true },
     });
     expect(api.requests).toHaveLength(1);
+    expect(log.requests).toHaveLength(0);
+  });
+
+  it('checks a followed redirect in its decoded forms too, sending nothing', async () => {
+    const log = await server(answer(200, {}, 'x'));
+    const api = await server(answer(302, { location: `${log.origin}/log/%62luefalcon` }));
+    const forge = transport({ apiUrl: api.origin });
+    const result = await forge.request({
+      host: 'api',
+      path: '/logs',
+      flow: 'job_log',
+      rewriteCheck: (value) => !value.includes('bluefalcon'),
+    });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: 'string_rewrite_denied', duringRedirect: true },
+    });
     expect(log.requests).toHaveLength(0);
   });
 

@@ -37,6 +37,27 @@ describe('passesRewriteCheck', () => {
     ).toBe(false);
   });
 
+  it.each([
+    ['as sent', 'https://api.github.com/repos/acme/bluefalcon', false],
+    ['%62', 'https://api.github.com/repos/acme/%62luefalcon', false],
+    ['%42 (uppercase B)', 'https://api.github.com/repos/acme/%42luefalcon', true],
+    ['lowercase hex', 'https://api.github.com/repos/acme/blue%66%61lcon', false],
+    ['mixed hex case', 'https://api.github.com/repos/acme/%62%6C%75%65falcon', false],
+    ['in a query value', 'https://api.github.com/search/issues?q=%62luefalcon', false],
+    ['UTF-8 of a protected non-ASCII string', 'https://x.example/bluefalc%C3%B3n', false],
+    ['double encoding, decoded once only', 'https://api.github.com/x/%2562luefalcon', true],
+    ['a header value', '%62luefalcon', false],
+  ])('reads the percent-encoded forms of a value: %s', (_name, value, passes) => {
+    const check = (text: string) => !/bluefalcon|bluefalcón/.test(text);
+    expect(passesRewriteCheck(check, value)).toBe(passes);
+  });
+
+  it('hands the check the value, then its canonical and decoded forms', () => {
+    const seen: string[] = [];
+    passesRewriteCheck((value) => (seen.push(value), true), '/a%2fb%62');
+    expect(seen).toEqual(['/a%2fb%62', '/a%2Fbb', '/a/bb']);
+  });
+
   it('passes the value to the check', () => {
     const seen: string[] = [];
     passesRewriteCheck((value) => (seen.push(value), true), 'v');

@@ -1,3 +1,5 @@
+import { percentEncodingForms } from '@relay/protocol';
+
 /**
  * The verdict of a rewrite check: `true` or `{ ok: true }` lets the value leave; `false` or
  * `{ ok: false, … }` denies it. (Mind the polarity when wiring a "does any pattern match"
@@ -13,15 +15,7 @@ export type RewriteVerdict = boolean | { readonly ok: boolean };
  */
 export type RewriteCheck = (value: string) => RewriteVerdict;
 
-/**
- * Runs a rewrite check and fails closed: a denial, a malformed verdict or a thrown error all
- * deny.
- *
- * @param check - the request's rewrite check
- * @param value - an outgoing URL or header value
- * @returns whether the value may leave
- */
-export function passesRewriteCheck(check: RewriteCheck, value: string): boolean {
+function passesOne(check: RewriteCheck, value: string): boolean {
   try {
     const verdict: unknown = check(value);
     if (typeof verdict === 'boolean') return verdict;
@@ -31,4 +25,20 @@ export function passesRewriteCheck(check: RewriteCheck, value: string): boolean 
   } catch {
     return false;
   }
+}
+
+/**
+ * Runs a rewrite check and fails closed: a denial, a malformed verdict or a thrown error all
+ * deny. The check reads every form of `percentEncodingForms` (`@relay/protocol`: the value as
+ * sent, its RFC 3986 canonical form and its percent-decoded form) and a denial of any of them
+ * denies the value, so a percent-encoded spelling of a protected string (`/repos/acme/%62lue…`)
+ * is caught whether it is the canonical URL the transport sends or a followed redirect's
+ * `location` sent as the forge wrote it.
+ *
+ * @param check - the request's rewrite check
+ * @param value - an outgoing URL or header value
+ * @returns whether the value may leave
+ */
+export function passesRewriteCheck(check: RewriteCheck, value: string): boolean {
+  return percentEncodingForms(value).every((form) => passesOne(check, form));
 }

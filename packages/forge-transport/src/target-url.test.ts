@@ -18,6 +18,11 @@ describe('buildTargetUrl', () => {
     ['/repos/o/r/contents/a b', {}, 'https://api.github.com/repos/o/r/contents/a%20b'],
     ['/repos/o/r/contents/é', {}, 'https://api.github.com/repos/o/r/contents/%C3%A9'],
     ['/repos/o/r/branches/feat%2Fx', {}, 'https://api.github.com/repos/o/r/branches/feat%2Fx'],
+    ['/repos/o/r/branches/feat%2fx', {}, 'https://api.github.com/repos/o/r/branches/feat%2Fx'],
+    ['/repos/acme/%62luefalcon', {}, 'https://api.github.com/repos/acme/bluefalcon'],
+    ['/repos/acme/%42lue%2D%5f%7e1', {}, 'https://api.github.com/repos/acme/Blue-_~1'],
+    ['/repos/o/r/contents/%2562', {}, 'https://api.github.com/repos/o/r/contents/%2562'],
+    ['/repos/o/r/contents/caf%c3%a9', {}, 'https://api.github.com/repos/o/r/contents/caf%C3%A9'],
     ['/@evil.example/x', {}, 'https://api.github.com/@evil.example/x'],
     [
       '/search/issues',
@@ -76,6 +81,27 @@ describe('buildTargetUrl', () => {
         },
       ),
       { numRuns: 500 },
+    );
+  });
+
+  it('sends the path in its canonical form, whatever escapes spell it', () => {
+    const unreserved = fc.string({
+      unit: fc.constantFrom(...'abcXYZ019-_~'.split('')),
+      minLength: 1,
+      maxLength: 12,
+    });
+    fc.assert(
+      fc.property(unreserved, fc.array(fc.boolean()), fc.boolean(), (name, encode, lower) => {
+        const spelled = Array.from(name)
+          .map((char, index) => {
+            if (encode[index] !== true) return char;
+            const hex = char.charCodeAt(0).toString(16);
+            return `%${lower ? hex : hex.toUpperCase()}`;
+          })
+          .join('');
+        const url = buildTargetUrl(api, `/repos/o/${spelled}`);
+        expect(url.ok && url.value.pathname).toBe(`/repos/o/${name}`);
+      }),
     );
   });
 

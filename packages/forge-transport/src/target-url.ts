@@ -1,4 +1,4 @@
-import { err, ok } from '@relay/protocol';
+import { canonicalizePercentEncoding, err, ok } from '@relay/protocol';
 import type { Result } from '@relay/protocol';
 import type { ForgeBase } from './host-allowlist.js';
 
@@ -34,9 +34,15 @@ export function isSafeTargetPath(path: string): boolean {
  * The URL is assembled from parts (origin, then `pathname`, then `search`), never by string
  * concatenation, so no path or query value can change the scheme, host or port.
  *
+ * The path is sent in its RFC 3986 §6.2.2 canonical form (`canonicalizePercentEncoding` of
+ * `@relay/protocol`): escapes of unreserved characters are decoded (`%62` is sent as `b`) and
+ * the other escapes keep their byte with uppercase hex (`%2f` is sent as `%2F`, `%09` stays
+ * `%09`). The string-rewrite check reads this same form, so no encoding of a protected string
+ * reaches the forge unseen.
+ *
  * @param base - an allowlisted base
- * @param path - the validated absolute path; percent-escapes stay as they are (`%09` stays
- *   `%09`), other characters URL paths do not allow are percent-encoded
+ * @param path - the validated absolute path; other characters URL paths do not allow are
+ *   percent-encoded
  * @param query - query parameters, form-encoded in the given order
  * @returns the canonical URL, or `invalid_path`
  */
@@ -46,8 +52,11 @@ export function buildTargetUrl(
   query: ForgeQuery = {},
 ): Result<URL, 'invalid_path'> {
   if (!isSafeTargetPath(path)) return err('invalid_path');
+  // Decoding unreserved escapes cannot add structure: '.' could only come from %2e, refused above.
+  const canonicalPath = canonicalizePercentEncoding(path);
+  if (!isSafeTargetPath(canonicalPath)) return err('invalid_path');
   const url = new URL(base.origin);
-  url.pathname = `${base.basePath}${path}`;
+  url.pathname = `${base.basePath}${canonicalPath}`;
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
     if (typeof value === 'string') params.append(key, value);
