@@ -39,6 +39,11 @@ export interface CacheEntry {
   readonly staleUntil: number;
   /** Approximate stored size in bytes (body, headers and validators). */
   readonly bytes: number;
+  /**
+   * The repository whose data the entry holds (`owner/repo`, lowercase), when it holds one:
+   * `purgeScope` removes every entry of a repository that turned out private.
+   */
+  readonly scope?: string;
 }
 
 /**

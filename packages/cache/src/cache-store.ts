@@ -15,6 +15,11 @@ export interface CacheStore {
   put(key: string, entry: CacheEntry): Promise<void>;
   /** Removes the entry under `key`; resolves to whether there was one. */
   delete(key: string): Promise<boolean>;
+  /**
+   * Removes every entry whose `scope` is `scope` (a repository that turned out private); resolves
+   * to how many were removed. Entries written after the call resolves are kept.
+   */
+  purgeScope(scope: string): Promise<number>;
   /** The number of stored entries. */
   count(): Promise<number>;
   /** The sum of `bytes` over the stored entries. */

@@ -43,6 +43,13 @@ export function createMemoryCacheStore(options: MemoryCacheStoreOptions = {}): C
       return Promise.resolve();
     },
     delete: (key) => Promise.resolve(remove(key)),
+    purgeScope(scope) {
+      let removed = 0;
+      for (const [key, entry] of entries) {
+        if (entry.scope === scope && remove(key)) removed++;
+      }
+      return Promise.resolve(removed);
+    },
     count: () => Promise.resolve(entries.size),
     totalBytes: () => Promise.resolve(totalBytes),
   };

@@ -89,6 +89,12 @@ export function createTieredCacheStore(options: TieredCacheStoreOptions): Tiered
       front.delete(key);
       return back.delete(key);
     },
+    async purgeScope(scope) {
+      for (const [key, entry] of front.entries()) {
+        if (entry.scope === scope) front.delete(key);
+      }
+      return back.purgeScope(scope);
+    },
     count: () => back.count(),
     totalBytes: () => back.totalBytes(),
     frontSize: () => ({ entries: front.size, bytes: front.calculatedSize }),

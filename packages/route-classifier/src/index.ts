@@ -42,6 +42,8 @@ export type {
   RouteScope,
   TokenFreeMode,
 } from './route-table.js';
+export { ROUTE_VISIBILITY, visibilityOf } from './route-visibility.js';
+export type { ItemRule, RouteVisibility, VisibilityClass } from './route-visibility.js';
 export { createRouteMatcher } from './route-matcher.js';
 export type { RouteMatch, RouteMatcher } from './route-matcher.js';
 

@@ -182,7 +182,7 @@ describe('GET /user', () => {
         rewrittenFrom: '/user',
         owner: 'monalisa',
         params: { username: 'monalisa' },
-        tokenFree: { mode: 'anonymous_first' },
+        tokenFree: { mode: 'anonymous_until_exhausted' },
       },
     });
   });

@@ -20,6 +20,7 @@ import {
   type SearchRule,
 } from './search-grammar.js';
 import { findTokenFreeAlternates, type TokenFreeAlternate } from './token-free-alternate.js';
+import { visibilityOf, type RouteVisibility } from './route-visibility.js';
 
 /** The already schema-validated pieces of one relay request that classification reads. */
 export interface ClassifyInput {
@@ -66,6 +67,11 @@ export interface ClassifiedRoute {
   readonly repo: string | undefined;
   /** A repository route: the owner gate and the public-visibility check apply. */
   readonly repoScoped: boolean;
+  /**
+   * What the answer can reveal (`ROUTE_VISIBILITY`); the token-free issue-search shape run
+   * without `allow_search` is `anonymous_only`.
+   */
+  readonly visibility: RouteVisibility;
   /** The route's parameters, percent-encoding kept. */
   readonly params: RouteParams;
   /** The path to request on the API host (the given path, except for the GET /user rewrite). */
@@ -273,10 +279,17 @@ export function classify(input: ClassifyInput): Classification {
   const largePayload =
     log || (kind === 'release_asset' && accept !== undefined && OCTET_STREAM.test(accept));
   // Without allow_search only the token-free issue-search shape runs, and only anonymously.
-  const mode: TokenFreeMode =
-    search?.tokenFreeShape === true && !policy.allow_search
-      ? 'anonymous_only'
-      : definition.tokenFree;
+  // GET /user is the caller's public profile, read anonymously; a pooled identity reads it only
+  // when the anonymous quota is exhausted (rule 6).
+  const tokenFreeSearch = search?.tokenFreeShape === true && !policy.allow_search;
+  const mode: TokenFreeMode = tokenFreeSearch
+    ? 'anonymous_only'
+    : rewritten === undefined
+      ? definition.tokenFree
+      : 'anonymous_until_exhausted';
+  const visibility: RouteVisibility = tokenFreeSearch
+    ? { class: 'anonymous_only' }
+    : visibilityOf(kind);
   return ok({
     kind,
     routeClass: definition.routeClass,
@@ -284,6 +297,7 @@ export function classify(input: ClassifyInput): Classification {
     owner,
     repo,
     repoScoped: definition.scope === 'repo' || repo !== undefined,
+    visibility,
     params,
     upstreamPath: rewritten === undefined ? path : `/users/${params.username ?? ''}`,
     rewrittenFrom: rewritten === undefined ? undefined : '/user',

@@ -9,9 +9,12 @@ export type RouteClass = 'api' | 'log' | 'search';
  * How a route may be served without a pooled identity (SPEC.md "What the service does" 2):
  * `anonymous_first` tries the anonymous API (or a public web, raw or patch alternate) before a
  * pooled identity; `anonymous_only` never uses a pooled identity (releases, issue timelines and
- * events); `pooled` needs an authenticated identity (log bodies, code search, rate limits).
+ * events); `anonymous_until_exhausted` uses a pooled identity only when the anonymous quota is
+ * exhausted, never after another anonymous failure (the GET /user rewrite, rule 6); `pooled`
+ * needs an authenticated identity (log bodies, code search, rate limits).
  */
-export type TokenFreeMode = 'anonymous_first' | 'anonymous_only' | 'pooled';
+export type TokenFreeMode =
+  'anonymous_first' | 'anonymous_only' | 'anonymous_until_exhausted' | 'pooled';
 
 /**
  * The family of cache lifetime a route belongs to. Hints only: `@relay/cache` owns the final

@@ -7,6 +7,7 @@ import type { BatchingCacheStore } from './write-behind-cache-store.js';
 const KEY = '\u0000relay-cache-key';
 const JSON_TEXT = '\u0000relay-cache-json';
 const BYTES = -424_242_424;
+const SCOPE = '\u0000relay-cache-scope';
 
 /**
  * Binds a query compiled once with the sentinels to this call's values: Kysely builds and
@@ -14,7 +15,7 @@ const BYTES = -424_242_424;
  */
 function bind<R>(
   compiled: CompiledQuery<R>,
-  values: { key: string; json?: string; bytes?: number },
+  values: { key: string; json?: string; bytes?: number; scope?: string | null },
 ): CompiledQuery<R> {
   return {
     ...compiled,
@@ -22,6 +23,7 @@ function bind<R>(
       if (parameter === KEY) return values.key;
       if (parameter === JSON_TEXT) return values.json;
       if (parameter === BYTES) return values.bytes;
+      if (parameter === SCOPE) return values.scope ?? null;
       return parameter;
     }),
   };
@@ -44,8 +46,10 @@ export function createSqliteCacheStore(db: Kysely<DatabaseSchema>): BatchingCach
     .compile();
   const upsertQuery = db
     .insertInto('cache_entries')
-    .values({ cache_key: KEY, entry_json: JSON_TEXT, bytes: BYTES })
-    .onConflict((oc) => oc.column('cache_key').doUpdateSet({ entry_json: JSON_TEXT, bytes: BYTES }))
+    .values({ cache_key: KEY, entry_json: JSON_TEXT, bytes: BYTES, scope: SCOPE })
+    .onConflict((oc) =>
+      oc.column('cache_key').doUpdateSet({ entry_json: JSON_TEXT, bytes: BYTES, scope: SCOPE }),
+    )
     .compile();
   const upsert = async (
     on: Kysely<DatabaseSchema> | Transaction<DatabaseSchema>,
@@ -53,7 +57,12 @@ export function createSqliteCacheStore(db: Kysely<DatabaseSchema>): BatchingCach
     entry: CacheEntry,
   ): Promise<void> => {
     await on.executeQuery(
-      bind(upsertQuery, { key, json: JSON.stringify(entry), bytes: entry.bytes }),
+      bind(upsertQuery, {
+        key,
+        json: JSON.stringify(entry),
+        bytes: entry.bytes,
+        scope: entry.scope ?? null,
+      }),
     );
   };
   return {
@@ -81,6 +90,13 @@ export function createSqliteCacheStore(db: Kysely<DatabaseSchema>): BatchingCach
         .where('cache_key', '=', key)
         .executeTakeFirst();
       return result.numDeletedRows > 0n;
+    },
+    async purgeScope(scope) {
+      const result = await db
+        .deleteFrom('cache_entries')
+        .where('scope', '=', scope)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
     async count() {
       const row = await db

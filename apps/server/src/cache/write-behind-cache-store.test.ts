@@ -125,6 +125,32 @@ describe('write-behind cache store', () => {
     expect(await store.delete('a')).toBe(false);
   });
 
+  it('purges a scope from the queue, from a batch being written and from the back', async () => {
+    const { back, memory, state } = recordingBack();
+    const timer = manualSchedule();
+    const store = createWriteBehindCacheStore(back, { schedule: timer.schedule });
+    const scoped = (n: number) => ({ ...entry(n), scope: 'acme/secret' });
+    await memory.put('stored', scoped(1));
+    let release: (() => void) | undefined;
+    state.hold = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await store.put('writing', scoped(2));
+    await store.put('other', entry(3));
+    timer.run();
+    await store.put('queued', scoped(4));
+    const purge = store.purgeScope('acme/secret');
+    state.hold = undefined;
+    release?.();
+    expect(await purge).toBe(3);
+    await store.flush();
+    for (const key of ['stored', 'writing', 'queued']) {
+      expect(await store.get(key)).toBeUndefined();
+      expect(await memory.get(key)).toBeUndefined();
+    }
+    expect(await store.get('other')).toEqual(entry(3));
+  });
+
   it('counts queued entries (count and totalBytes flush first)', async () => {
     const { back } = recordingBack();
     const store = createWriteBehindCacheStore(back, { schedule: never });

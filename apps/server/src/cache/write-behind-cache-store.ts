@@ -121,6 +121,19 @@ export function createWriteBehindCacheStore(
       const deleted = await back.delete(key);
       return wasQueued || deleted;
     },
+    async purgeScope(scope) {
+      let dropped = 0;
+      for (const [key, item] of queued) {
+        if (item.entry.scope === scope) {
+          queued.delete(key);
+          // An entry handed to a batch is counted by the back store's purge below.
+          if (item.seq >= attemptedThrough) dropped++;
+        }
+      }
+      // A batch being written may hold entries of the scope: the purge runs after it.
+      if (draining !== undefined) await draining;
+      return dropped + (await back.purgeScope(scope));
+    },
     async count() {
       await flush();
       return back.count();

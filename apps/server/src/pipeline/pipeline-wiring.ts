@@ -46,6 +46,8 @@ export interface RelayPipelineWiring {
   readonly exchangeFetch?: ExchangeFetch;
   /** How often a client's last use is written at most. Default 60 s. */
   readonly touchIntervalMs?: number;
+  /** How long a public-visibility proof is reused (RELAY_VISIBILITY_PROOF_TTL_S). Default 60 s. */
+  readonly visibilityProofTtlMs?: number;
 }
 
 /**
@@ -128,7 +130,12 @@ export function createRelayPipelineDeps(wiring: RelayPipelineWiring): RelayPipel
     identityPool: createIdentityPool({ coordinator: wiring.coordinator, credentials, now }),
     transport: wiring.transport,
     cache: wiring.cache,
-    guard: createVisibilityGuard({ now }),
+    guard: createVisibilityGuard({
+      now,
+      ...(wiring.visibilityProofTtlMs === undefined
+        ? {}
+        : { publicTtlMs: wiring.visibilityProofTtlMs }),
+    }),
     audit: wiring.audit,
     isOverloaded: () => services.overload.isOverloaded(),
     now,

@@ -12,7 +12,7 @@ import {
   type CacheStore,
   type LookupDecision,
 } from '@relay/cache';
-import type { ForgeTransport, RewriteCheck } from '@relay/forge-transport';
+import type { ForgeTransport, JsonValue, RewriteCheck } from '@relay/forge-transport';
 import type { IdentityPool, PoolIdentity } from '@relay/identity-pool';
 import {
   relayRequestSchema,
@@ -29,6 +29,7 @@ import { buildEnvelope, type EnvelopeAnswer, type EnvelopeFacts } from './envelo
 import { isJobCompleted, judgeLogProbe } from './job-log-checks.js';
 import { failWith, fallBackLocal, type PipelineFailure } from './pipeline-failure.js';
 import type { PoolPolicyCache } from './pool-policy-cache.js';
+import { screenAnswer } from './public-only-screen.js';
 import { toPublicProfile } from './public-profile-filter.js';
 import {
   passesStructuralCheck,
@@ -169,7 +170,7 @@ function toClassifyFailure(error: ClassifyError): PipelineFailure {
 function toAnswer(route: ClassifiedRoute, served: ServedAnswer): EnvelopeAnswer {
   const { response } = served;
   let body = reduceResponseBody(route.kind, response.status, response.body.body);
-  if (route.kind === 'user_view') body = toPublicProfile(body);
+  if (route.visibility.class === 'public_profile') body = toPublicProfile(body);
   return {
     status: response.status,
     headers: response.headers,
@@ -185,6 +186,47 @@ function fromEntry(entry: CacheEntry): EnvelopeAnswer {
     body: entry.body,
     bodyEncoding: entry.bodyEncoding,
   };
+}
+
+/**
+ * The answer of the upstream lanes with only public data left in it (`screenAnswer`), or the
+ * repositories it revealed as private.
+ */
+function screenServed(
+  route: ClassifiedRoute,
+  served: ServedAnswer,
+): { ok: true; served: ServedAnswer } | { ok: false; privateRepositories: readonly string[] } {
+  const { response } = served;
+  const screened = screenAnswer({
+    visibility: route.visibility,
+    status: response.status,
+    headers: response.headers,
+    body: response.body.body,
+    encoding: response.body.encoding,
+    pooled: served.identity !== undefined,
+  });
+  if (!screened.ok) return screened;
+  if (screened.body === response.body.body && screened.headers === response.headers) {
+    return { ok: true, served };
+  }
+  return {
+    ok: true,
+    served: {
+      ...served,
+      response: {
+        ...response,
+        headers: screened.headers,
+        // The screen only removes members and items of a JSON body: still a JSON value.
+        body: { encoding: 'json', body: screened.body as JsonValue },
+      },
+    },
+  };
+}
+
+/** The cache scope of a route: the repository it reads (`owner/repo`, lowercase), if any. */
+function scopeOf(route: ClassifiedRoute): string | undefined {
+  if (!route.repoScoped || route.owner === undefined || route.repo === undefined) return undefined;
+  return `${route.owner}/${route.repo}`.toLowerCase();
 }
 
 function sourceOf(served: ServedAnswer): UpstreamSource {
@@ -232,7 +274,15 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
     const revalidation = decision.kind === 'miss' ? decision.revalidation : undefined;
     const read = await readUpstream(lanes, revalidation);
     if (!read.ok) return read;
-    const served = read.value;
+    // The public-only screen, before anything is cached, observed or returned: an answer that
+    // reveals a private repository is discarded, that repository's proof dropped and its cache
+    // entries purged.
+    const screened = screenServed(route, read.value);
+    if (!screened.ok) {
+      await forgetPrivate(screened.privateRepositories);
+      return { ok: false, error: { kind: 'hard', failure: fallBackLocal('repo_not_public') } };
+    }
+    const served = screened.served;
     // A fresh API read of a repository — its metadata, or an answer that embeds it (a pull
     // request's base repository, a run's or a combined status's repository) — tells the
     // visibility guard what a probe would: it renews the proof or records a refusal.
@@ -259,6 +309,7 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
       return { ok: true, answer: fromEntry(refreshed), served, cache: 'miss', cacheable: true };
     }
     const answer = toAnswer(route, served);
+    const scope = scopeOf(route);
     const plan = planCacheWrite({
       routeKind: route.kind,
       hints,
@@ -268,7 +319,7 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
       ...(deps.maxEntryBytes === undefined ? {} : { maxEntryBytes: deps.maxEntryBytes }),
     });
     if (plan.ok) {
-      await deps.cache.put(cacheKey, plan.value);
+      await deps.cache.put(cacheKey, scope === undefined ? plan.value : { ...plan.value, scope });
       return { ok: true, answer, served, cache: 'miss', cacheable: true };
     }
     if (plan.error.existing === 'evict' && expired !== undefined) await deps.cache.delete(cacheKey);
@@ -279,6 +330,14 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
       cache: plan.error.cache,
       cacheable: plan.error.cache === 'miss',
     };
+  }
+
+  /** Drops the proofs and purges the cache entries of repositories an answer revealed private. */
+  async function forgetPrivate(repositories: readonly string[]): Promise<void> {
+    for (const fullName of repositories) {
+      deps.guard.revoke(fullName);
+      await deps.cache.purgeScope(fullName);
+    }
   }
 
   async function serve(
@@ -304,7 +363,17 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
       answerSource,
     });
 
-    // The owner gate and the public-visibility guard, before any cache entry or identity.
+    // The owner gate (rule 9) of every route that names an owner — a repository or an account —
+    // before any cache entry, anonymous read or identity: an owner outside allowed_owners is
+    // served only when the pool allows public repositories of other owners. GET /user (the
+    // caller's own public profile, rule 6) is not a read of another owner.
+    if (route.owner !== undefined && route.rewrittenFrom === undefined) {
+      const allowed = policy.allowed_owners.includes(route.owner.toLowerCase());
+      if (!allowed && !policy.allow_public_repos) {
+        return { ok: false, failure: fallBackLocal('repo_not_public') };
+      }
+    }
+    // The public-visibility guard, before any cache entry or identity.
     let publicVerified = false;
     let identitiesRead: Promise<readonly PoolIdentity[]> | undefined;
     const identities = () => (identitiesRead ??= deps.listIdentities(pool));
@@ -315,10 +384,6 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
       return result;
     };
     if (route.repoScoped && route.owner !== undefined && route.repo !== undefined) {
-      const allowed = policy.allowed_owners.includes(route.owner.toLowerCase());
-      if (!allowed && !policy.allow_public_repos) {
-        return { ok: false, failure: fallBackLocal('repo_not_public') };
-      }
       const probeRoute = { ...toSelectionRoute(route, true), kind: 'repo_view' as const };
       const proof = await deps.guard.prove({
         owner: route.owner,

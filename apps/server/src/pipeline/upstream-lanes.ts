@@ -154,12 +154,19 @@ async function tryAlternates(context: LaneContext): Promise<LaneOutcome | undefi
   return undefined;
 }
 
-/** The anonymous API lane: an answer, `undefined` to fall through, or a failure. */
+/**
+ * The anonymous API lane: an answer, `undefined` to fall through to a pooled identity, or a
+ * failure. Anonymous-only routes never fall through; the GET /user rewrite falls through only
+ * when the anonymous quota is exhausted (known spent, or an answer that says so), never after a
+ * 401, a 5xx or a transport failure (rule 6).
+ */
 async function tryAnonymous(
   context: LaneContext,
   revalidation: Revalidation | undefined,
 ): Promise<LaneOutcome | undefined> {
-  const anonymousOnly = context.route.tokenFree.mode === 'anonymous_only';
+  const mode = context.route.tokenFree.mode;
+  const anonymousOnly = mode === 'anonymous_only';
+  const onlyWhenExhausted = anonymousOnly || mode === 'anonymous_until_exhausted';
   const lost = unavailable('web_only_unavailable', fallBackLocal('web_only_unavailable'));
   const bucket = context.selectionRoute.bucket;
   // Known spent until its reset: asking again would only earn the same refusal.
@@ -171,9 +178,11 @@ async function tryAnonymous(
   if (result.ok) context.anonymousBudget?.observe(bucket, result.value);
   if (!result.ok) {
     if (!TRANSIENT.has(result.error.code)) return hard(toTransportFailure(result.error));
-    return anonymousOnly ? lost : undefined;
+    return onlyWhenExhausted ? lost : undefined;
   }
-  if (judgeAnonymousAnswer(result.value) !== 'serve') return anonymousOnly ? lost : undefined;
+  const judged = judgeAnonymousAnswer(result.value);
+  if (judged === 'exhausted') return anonymousOnly ? lost : undefined;
+  if (judged === 'unavailable') return onlyWhenExhausted ? lost : undefined;
   return {
     ok: true,
     value: {

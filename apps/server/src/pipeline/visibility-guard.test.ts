@@ -13,7 +13,8 @@ function withEtag(response: ForgeResponse, etag: string): ForgeResponse {
 function setUp(anonymous: ProbeResult, pooled?: ProbeResult, anonymousSpent = false) {
   let now = 0;
   const calls: string[] = [];
-  const guard = createVisibilityGuard({ now: () => now });
+  // The tests below run with a configured 5-minute proof; the default (60 s) is tested alone.
+  const guard = createVisibilityGuard({ now: () => now, publicTtlMs: 300_000 });
   const prove = () =>
     guard.prove({
       owner: 'Acme',

@@ -60,6 +60,12 @@ export interface VisibilityGuard {
    * (other kinds, other statuses, a missing or foreign repository) is ignored.
    */
   observeRead(kind: RouteKind, owner: string, repo: string, response: ForgeResponse): void;
+  /**
+   * Drops the proof of a repository that an answer revealed as private (`owner/repo`, any case):
+   * a refusal is recorded in its place, so the next read of it probes again after the refusal's
+   * lifetime and is refused until then.
+   */
+  revoke(fullName: string): void;
 }
 
 /** Where the answer of a route kind embeds its own repository (GitHub's response shapes). */
@@ -85,7 +91,10 @@ function objectAt(body: ForgeResponse['body'], path: readonly string[]): unknown
 export interface VisibilityGuardOptions {
   /** The clock, epoch milliseconds. */
   readonly now: () => number;
-  /** How long a public proof is reused. Default 5 min. */
+  /**
+   * How long a public proof is reused. Default {@link DEFAULT_PROOF_TTL_MS} (60 s): a repository
+   * that turns private is refused within this bound (at once when an answer reveals it).
+   */
   readonly publicTtlMs?: number;
   /** How long a refusal is reused. Default 30 s. */
   readonly refusalTtlMs?: number;
@@ -94,6 +103,9 @@ export interface VisibilityGuardOptions {
 }
 
 const NOT_PUBLIC = { code: 'not_public' } as const;
+
+/** The default lifetime of a public proof: 60 s (RELAY_VISIBILITY_PROOF_TTL_S). */
+export const DEFAULT_PROOF_TTL_MS = 60_000;
 
 function isPublicBody(body: ForgeResponse['body']): boolean {
   if (body.encoding !== 'json') return false;
@@ -135,7 +147,7 @@ interface Proof {
  * @param options - the clock and the proof lifetimes
  */
 export function createVisibilityGuard(options: VisibilityGuardOptions): VisibilityGuard {
-  const publicTtlMs = options.publicTtlMs ?? 300_000;
+  const publicTtlMs = options.publicTtlMs ?? DEFAULT_PROOF_TTL_MS;
   const refusalTtlMs = options.refusalTtlMs ?? 30_000;
   const maxEntries = options.maxEntries ?? 10_000;
   const proofs = new Map<string, Proof>();
@@ -213,6 +225,12 @@ export function createVisibilityGuard(options: VisibilityGuardOptions): Visibili
 
   return {
     observe,
+
+    revoke(fullName) {
+      const key = fullName.toLowerCase();
+      if (!/^[^/]+\/[^/]+$/.test(key)) return;
+      remember(key, false, undefined);
+    },
 
     observeRead(kind, owner, repo, response) {
       if (kind === 'repo_view') {

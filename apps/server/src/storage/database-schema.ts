@@ -121,5 +121,7 @@ export interface DatabaseSchema {
     entry_json: string;
     /** bigint: PostgreSQL drivers return it as text. */
     bytes: number | string;
+    /** The repository of the entry (`owner/repo`, lowercase), or null. */
+    scope: string | null;
   };
 }

@@ -227,6 +227,24 @@ export function createMigrations(options: MigrationOptions): Readonly<Record<str
         }
       },
     },
+    '0003_public_only_cache': {
+      // Entries written before the public-only screen were never screened: they are dropped
+      // (the cache refills), and every entry now records the repository it belongs to, so that
+      // a repository that turns out private is purged at once.
+      async up(db: Kysely<unknown>) {
+        await sql`DELETE FROM cache_entries`.execute(db);
+        await db.schema.alterTable('cache_entries').addColumn('scope', 'varchar(300)').execute();
+        await db.schema
+          .createIndex('cache_entries_scope')
+          .on('cache_entries')
+          .column('scope')
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropIndex('cache_entries_scope').execute();
+        await db.schema.alterTable('cache_entries').dropColumn('scope').execute();
+      },
+    },
   };
 }
 

@@ -285,13 +285,13 @@ describe('owner gate and public-visibility guard', () => {
   });
 
   it('a fresh read that embeds the repository (a pull request) renews its proof', async () => {
-    h.advance(301_000); // past any proof of the earlier tests
-    await h.relay({ path: `${REPO}/issues` }); // proves at t=0 (cached 300 s)
+    h.advance(61_000); // past any proof of the earlier tests
+    await h.relay({ path: `${REPO}/issues` }); // proves at t=0 (cached 60 s by default)
     expect(h.sim.requests.find({ path: REPO })).toHaveLength(1);
-    h.advance(200_000);
+    h.advance(40_000);
     const pull = await h.relay({ path: `${REPO}/pulls/${String(h.ids.pullNumber)}` });
-    expect(pull.json.relay.cache).toBe('miss'); // its base.repo says public: renewed at t=200 s
-    h.advance(200_000); // t=400 s: past the first proof, within the renewal
+    expect(pull.json.relay.cache).toBe('miss'); // its base.repo says public: renewed at t=40 s
+    h.advance(40_000); // t=80 s: past the first proof, within the renewal
     expect((await h.relay({ path: `${REPO}/labels` })).status).toBe(200);
     expect(h.sim.requests.find({ path: REPO })).toHaveLength(1);
   });

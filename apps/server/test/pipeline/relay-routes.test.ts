@@ -300,11 +300,19 @@ describe('424 and 503 answers of the lanes', () => {
   });
 
   it('no identity may serve → 424 identity_pool_depleted', async () => {
-    h.sim.rateLimits.exhaust(ANONYMOUS);
-    await h.setPolicy(POOL, JSON.stringify({ allowed_owners: [], allow_public_repos: false }));
-    h.advance(31_000);
-    const answer = await h.relay({ path: '/users/bob/followers' });
-    expect(answer.json.error.reason).toBe('identity_pool_depleted');
+    // bob is an allowed owner (the owner gate passes), but the one identity's scope is acme's.
+    const scoped = await startRelayHarness();
+    try {
+      await scoped.addPatIdentity('pat-a', DEMO.users.alice, [
+        { owner: org, allow_private: false },
+      ]);
+      scoped.sim.rateLimits.exhaust(ANONYMOUS);
+      await scoped.setPolicy(POOL, JSON.stringify({ allowed_owners: [org, 'bob'] }));
+      const answer = await scoped.relay({ path: '/users/bob/followers' });
+      expect(answer.json.error.reason).toBe('identity_pool_depleted');
+    } finally {
+      await scoped.close();
+    }
   });
 
   it('credentials that fail locally → generic 503 credentials_unavailable, without binding names', async () => {

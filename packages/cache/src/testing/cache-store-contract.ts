@@ -152,5 +152,29 @@ export function runCacheStoreContract(options: CacheStoreContractOptions): void 
         assert.equal(await store.totalBytes(), 60);
       }),
     );
+
+    it(
+      'purges every entry of a scope and nothing else',
+      withStore(async (store) => {
+        await store.put('a1', createTestEntry({ bytes: 10, scope: 'acme/widgets' }));
+        await store.put('a2', createTestEntry({ bytes: 20, scope: 'acme/widgets' }));
+        await store.put('b', createTestEntry({ bytes: 30, scope: 'acme/gadgets' }));
+        await store.put('c', createTestEntry({ bytes: 40 }));
+        assert.deepEqual(
+          await store.get('a1'),
+          createTestEntry({ bytes: 10, scope: 'acme/widgets' }),
+        );
+        assert.equal(await store.purgeScope('acme/widgets'), 2);
+        assert.equal(await store.get('a1'), undefined);
+        assert.equal(await store.get('a2'), undefined);
+        assert.equal((await store.get('b'))?.scope, 'acme/gadgets');
+        assert.equal((await store.get('c'))?.bytes, 40);
+        assert.equal(await store.count(), 2);
+        assert.equal(await store.totalBytes(), 70);
+        assert.equal(await store.purgeScope('acme/widgets'), 0);
+        await store.put('a1', createTestEntry({ bytes: 10, scope: 'acme/widgets' }));
+        assert.equal((await store.get('a1'))?.scope, 'acme/widgets');
+      }),
+    );
   });
 }
