@@ -2,7 +2,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { createBufferedLineWriter } from './http/access-log.js';
 import { formatConfigError, loadServerConfig, runtimeV8Flags } from './server-config.js';
-import { createSecretReader } from './secret-resolver.js';
+import { checkSecretsDir, createSecretReader } from './secret-resolver.js';
 import { startServer } from './start-server.js';
 
 /** relay-server: reads the environment, listens, and shuts down cleanly on SIGINT/SIGTERM. */
@@ -16,6 +16,9 @@ async function main(): Promise<void> {
     process.exitCode = 1;
     return;
   }
+  // One stderr line when RELAY_SECRETS_DIR is open to the group or others (names no secret).
+  const secretsDirWarning = await checkSecretsDir(config.value.secretsDir);
+  if (secretsDirWarning !== undefined) console.error(JSON.stringify(secretsDirWarning));
   // One JSON line per request, batched into one stdout write per tick (not console.log).
   const accessLog = createBufferedLineWriter((chunk) => process.stdout.write(chunk));
   process.once('exit', () => {
