@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DatabaseOpenError, openSqliteDatabase } from './sqlite-database.js';
+import { DATABASE_FILE_MODE, DatabaseOpenError, openSqliteDatabase } from './sqlite-database.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -34,6 +34,31 @@ describe('openSqliteDatabase', () => {
     const rows = await second.db.selectFrom('relay_meta').selectAll().execute();
     expect(rows).toEqual([{ key: 'k', value: 'v', updated_at: 'now' }]);
     await second.close();
+  });
+
+  const modeOf = (file: string) => statSync(file).mode & 0o777;
+  it.each([
+    ['a new database', () => undefined],
+    [
+      'files left 0644 by an earlier version',
+      (path: string) => {
+        for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+          writeFileSync(file, '');
+          chmodSync(file, 0o644);
+        }
+      },
+    ],
+  ])('keeps relay.db, -wal and -shm private to its user (0600): %s', async (_what, prepare) => {
+    const path = join(tempDir(), 'relay.db');
+    prepare(path);
+    const database = await openSqliteDatabase(path);
+    await database.db
+      .insertInto('relay_meta')
+      .values({ key: 'k', value: 'v', updated_at: 'now' })
+      .execute();
+    expect(DATABASE_FILE_MODE).toBe(0o600);
+    expect([path, `${path}-wal`, `${path}-shm`].map(modeOf)).toEqual([0o600, 0o600, 0o600]);
+    await database.close();
   });
 
   it('opens an in-memory database', async () => {

@@ -1,3 +1,4 @@
+import { chmodSync, closeSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { Migrator } from 'kysely/migration';
@@ -31,9 +32,48 @@ export interface OpenDatabaseOptions {
   readonly now?: () => Date;
 }
 
+/** The mode of the database file and its `-wal` and `-shm` files: the relay's user only. */
+export const DATABASE_FILE_MODE = 0o600;
+
+/** The files SQLite keeps beside a database in WAL mode. */
+const WAL_SIDE_FILES = ['-wal', '-shm'] as const;
+
+function isOnDisk(path: string): boolean {
+  return path !== ':memory:' && path !== '';
+}
+
+function errorCode(error: unknown): unknown {
+  return error instanceof Error && 'code' in error ? error.code : undefined;
+}
+
+/**
+ * Creates the database file with {@link DATABASE_FILE_MODE} before SQLite opens it (SQLite
+ * would create it with 0644 under the usual umask), and narrows an existing file to that mode.
+ */
+function preparePrivateFile(path: string): void {
+  try {
+    closeSync(openSync(path, 'wx', DATABASE_FILE_MODE));
+  } catch (error) {
+    if (errorCode(error) !== 'EEXIST') throw error;
+    restrictMode(path);
+  }
+}
+
+/** Sets {@link DATABASE_FILE_MODE}; a missing file, or one owned by another user, is left. */
+function restrictMode(path: string): void {
+  try {
+    chmodSync(path, DATABASE_FILE_MODE);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code !== 'ENOENT' && code !== 'EPERM') throw error;
+  }
+}
+
 /**
  * Opens the embedded SQLite database at `path` (`:memory:` allowed) in WAL mode with foreign
- * keys on, and brings its schema up to date.
+ * keys on, and brings its schema up to date. The file and its `-wal` and `-shm` files are
+ * private to the relay's user ({@link DATABASE_FILE_MODE}): created so, and narrowed to it when
+ * they exist with a wider mode.
  *
  * @param path - the SQLite file, or `:memory:`
  * @param options - the clock of seeded rows
@@ -45,8 +85,12 @@ export async function openSqliteDatabase(
 ): Promise<RelayDatabase> {
   let sqlite: Database.Database;
   try {
+    if (isOnDisk(path)) preparePrivateFile(path);
     sqlite = new Database(path);
     if (path !== ':memory:') sqlite.pragma('journal_mode = WAL');
+    // SQLite gives the WAL files the database file's mode; files left by an earlier run keep
+    // theirs, so every start narrows them too.
+    if (isOnDisk(path)) for (const suffix of WAL_SIDE_FILES) restrictMode(`${path}${suffix}`);
     // WAL + NORMAL: no corruption on a crash; a power loss may drop the last commits.
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
