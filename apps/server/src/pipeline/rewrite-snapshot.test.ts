@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { err, ok, type StringRewritePolicy } from '@relay/protocol';
+import { validatePath } from '@relay/route-classifier';
 import { describe, expect, it } from 'vitest';
 import { createRewriteSnapshotLoader, passesStructuralCheck } from './rewrite-snapshot.js';
 
@@ -129,10 +130,12 @@ describe('rewrite snapshot loader with a change stamp', () => {
 });
 
 describe('structural check', () => {
+  // Without '%', every value has one form: the exact property below holds as stated.
+  const text = fc.string().map((value) => value.replaceAll('%', ''));
   const values = fc.record({
-    path: fc.string(),
-    query: fc.dictionary(fc.string(), fc.oneof(fc.string(), fc.array(fc.string()))),
-    headers: fc.dictionary(fc.string(), fc.string()),
+    path: text,
+    query: fc.dictionary(text, fc.oneof(text, fc.array(text))),
+    headers: fc.dictionary(text, text),
   });
 
   it('denies exactly when some path, query key, query value or header value holds the pattern', async () => {
@@ -170,5 +173,86 @@ describe('structural check', () => {
   it('an empty policy lets everything pass', async () => {
     const snapshot = await snapshotOf([]);
     fc.assert(fc.property(values, (request) => passesStructuralCheck(snapshot, request)));
+  });
+});
+
+describe('structural check of percent-encoded values', () => {
+  type Where = 'path' | 'query key' | 'query value' | 'header value';
+  function requestWith(where: Where, value: string) {
+    switch (where) {
+      case 'path':
+        return { path: value };
+      case 'query key':
+        return { path: '/search/issues', query: { [value]: 'x' } };
+      case 'query value':
+        return { path: '/search/issues', query: { q: ['x', value] } };
+      case 'header value':
+        return { path: '/rate_limit', headers: { 'if-none-match': value } };
+    }
+  }
+
+  it.each<[string, string, Where, string, boolean]>([
+    ['as written', 'bluefalcon', 'path', '/repos/acme/bluefalcon', false],
+    ['%62', 'bluefalcon', 'path', '/repos/acme/%62luefalcon', false],
+    ['%42 is B', 'Bluefalcon', 'path', '/repos/acme/%42luefalcon', false],
+    ['%42 is not b', 'bluefalcon', 'path', '/repos/acme/%42luefalcon', true],
+    ['uppercase hex', 'bluefalcon', 'path', '/repos/acme/%62%6C%75%65falcon', false],
+    ['lowercase hex', 'bluefalcon', 'path', '/repos/acme/%62%6c%75%65falcon', false],
+    ['mixed hex case', 'bluefalcon', 'path', '/repos/acme/%62%6C%75%65fal%63%6fn', false],
+    ['every letter', 'bluefalcon', 'path', '/repos/acme/%62%6C%75%65%66%61%6c%63%6F%6E', false],
+    ['%2F in a branch', 'a/b', 'path', '/repos/o/r/branches/a%2Fb/protection', false],
+    [
+      'UTF-8 of a non-ASCII literal',
+      'bluefalcón',
+      'path',
+      '/repos/o/r/contents/bluefalc%C3%B3n',
+      false,
+    ],
+    [
+      'double encoding is decoded once only',
+      'bluefalcon',
+      'path',
+      '/repos/acme/%2562luefalcon',
+      true,
+    ],
+    ['in a query key', 'bluefalcon', 'query key', '%62luefalcon', false],
+    ['in a query value', 'bluefalcon', 'query value', 'repo:acme/%62luefalcon', false],
+    ['double-encoded query value', 'bluefalcon', 'query value', '%2562luefalcon', true],
+    ['in a header value', 'bluefalcon', 'header value', '"%62luefalcon"', false],
+  ])('%s (%s in the %s %s) → passes %s', async (_name, pattern, where, value, passes) => {
+    const snapshot = await snapshotOf([pattern]);
+    expect(passesStructuralCheck(snapshot, requestWith(where, value))).toBe(passes);
+  });
+
+  it('a double-encoded path does not slip: path validation refuses it before anything is sent', () => {
+    expect(validatePath('/repos/acme/%2562luefalcon')).toEqual({
+      ok: false,
+      code: 'invalid_path',
+      rule: 'double_encoding',
+    });
+  });
+
+  it('denies every percent-encoding of a planted pattern, wherever it is planted', async () => {
+    const snapshot = await snapshotOf(['bluefalcon']);
+    fc.assert(
+      fc.property(
+        fc.array(fc.boolean(), { minLength: 10, maxLength: 10 }),
+        fc.array(fc.boolean(), { minLength: 10, maxLength: 10 }),
+        (encode, upper) => {
+          const spelled = Array.from('bluefalcon')
+            .map((char, index) => {
+              if (encode[index] !== true) return char;
+              const hex = char.charCodeAt(0).toString(16);
+              return `%${upper[index] === true ? hex.toUpperCase() : hex}`;
+            })
+            .join('');
+          const everywhere: readonly Where[] = ['path', 'query key', 'query value', 'header value'];
+          for (const where of everywhere) {
+            const request = requestWith(where, `/repos/acme/${spelled}`);
+            expect(passesStructuralCheck(snapshot, request)).toBe(false);
+          }
+        },
+      ),
+    );
   });
 });

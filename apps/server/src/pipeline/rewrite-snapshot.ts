@@ -1,5 +1,11 @@
 import type { RewriteCheck } from '@relay/forge-transport';
-import { err, ok, type Result, type StringRewritePolicy } from '@relay/protocol';
+import {
+  err,
+  ok,
+  percentEncodingForms,
+  type Result,
+  type StringRewritePolicy,
+} from '@relay/protocol';
 import { compileRules } from '@relay/rewrite-engine';
 
 /**
@@ -102,10 +108,22 @@ export interface StructuralValues {
   readonly headers?: Readonly<Record<string, string>> | undefined;
 }
 
+/** Whether every percent-encoding form of `value` passes the snapshot. */
+function passesEveryForm(snapshot: RewriteSnapshot, value: string): boolean {
+  return percentEncodingForms(value).every((form) => snapshot.check(form));
+}
+
 /**
  * Checks a request's structural values (path, query keys and values, header values) against a
  * snapshot, before any lookup. The relay only checks: it never rewrites a path, search term or
  * header.
+ *
+ * Each value is read in every form of `percentEncodingForms` (`@relay/protocol`): as sent, in
+ * its RFC 3986 canonical form (`%62` read as `b`, the form the transport sends) and
+ * percent-decoded once (`bluefalc%C3%B3n` read as `bluefalcón`); a match in any form denies.
+ * Decoding is single: a double-encoded path (`%2562`) is read as `%2562` and `%62` and is then
+ * refused by path validation (`double_encoding`), so it is never sent; a double-encoded query
+ * value reaches the forge as that literal text (the transport form-encodes it once more).
  *
  * @returns true when every value may leave
  */
@@ -113,17 +131,19 @@ export function passesStructuralCheck(
   snapshot: RewriteSnapshot,
   values: StructuralValues,
 ): boolean {
-  if (!snapshot.check(values.path)) return false;
+  if (!passesEveryForm(snapshot, values.path)) return false;
   for (const [key, value] of Object.entries(values.query ?? {})) {
-    if (!snapshot.check(key)) return false;
+    if (!passesEveryForm(snapshot, key)) return false;
     const items = typeof value === 'string' ? [value] : value;
-    if (!items.every((item) => snapshot.check(item))) return false;
+    if (!items.every((item) => passesEveryForm(snapshot, item))) return false;
   }
-  return Object.values(values.headers ?? {}).every((value) => snapshot.check(value));
+  return Object.values(values.headers ?? {}).every((value) => passesEveryForm(snapshot, value));
 }
 
 /**
- * The transport-level check of a snapshot, in the shape `@relay/forge-transport` takes.
+ * The transport-level check of a snapshot, in the shape `@relay/forge-transport` takes. The
+ * transport hands it every percent-encoding form of each outgoing URL and header value
+ * (`passesRewriteCheck`), the canonical URL it sends included.
  *
  * @param snapshot - the request's frozen snapshot
  */

@@ -80,6 +80,9 @@ describe('before the audit boundary', () => {
     ['a query value', { path: `${REPO}/issues`, query: { labels: 'codename-falcon' } }, 'falcon'],
     ['a query key', { path: `${REPO}/issues`, query: { falcon: 'x' } }, 'falcon'],
     ['a header value', { path: REPO, headers: { accept: 'application/falcon+json' } }, 'falcon'],
+    ['the path, percent-encoded', { path: `/repos/${org}/%62luefalcon` }, 'bluefalcon'],
+    ['the path, in mixed-case hex', { path: `/repos/${org}/%66%61%6C%63%6fn` }, 'falcon'],
+    ['a query value, encoded', { path: `${REPO}/issues`, query: { labels: '%66alcon' } }, 'falcon'],
   ])(
     'a match in %s → hard 403 string_rewrite_denied, before any lookup',
     async (_n, body, pattern) => {
