@@ -69,4 +69,9 @@ export interface ServerServices {
   readonly countCoolingDown?: (identityIds: readonly string[]) => Promise<number>;
   /** Entries of the shared cache. Default: 0. */
   readonly countCacheEntries?: () => Promise<number>;
+  /**
+   * Drops the cached caller lookups (token owners, grants), when `callers` caches them: the
+   * app calls it after every admin write, so that the change holds from the next request.
+   */
+  readonly invalidateCallerLookups?: () => void;
 }

@@ -36,12 +36,15 @@ function fakeStore() {
 function setup(ttlMs?: number, maxEntries?: number) {
   const clock = { at: 1_000_000 };
   const fake = fakeStore();
+  // The database's external change counter (SQLite's data_version).
+  const external = { version: 1 };
   const cached = createCachingCallerStore(fake.store, {
     now: () => clock.at,
+    externalChangeVersion: () => external.version,
     ...(ttlMs === undefined ? {} : { ttlMs }),
     ...(maxEntries === undefined ? {} : { maxEntries }),
   });
-  return { clock, cached, ...fake };
+  return { clock, cached, external, ...fake };
 }
 
 describe('createCachingCallerStore', () => {
@@ -93,6 +96,35 @@ describe('createCachingCallerStore', () => {
     expect(store.hasGrant).toHaveBeenCalledTimes(2);
   });
 
+  it('drops every lookup on invalidate (an admin write), so the next request reads again', async () => {
+    const { cached, store, rows, granted } = setup();
+    await cached.findTokenOwner(OWNER.tokenSha256);
+    await cached.hasGrant('cal_1', 'bench');
+    rows.set(OWNER.tokenSha256, { ...OWNER, disabled: true });
+    granted.delete('cal_1\nbench');
+    cached.invalidate();
+    expect((await cached.findTokenOwner(OWNER.tokenSha256))?.disabled).toBe(true);
+    expect(await cached.hasGrant('cal_1', 'bench')).toBe(false);
+    expect(store.findTokenOwner).toHaveBeenCalledTimes(2);
+    expect(store.hasGrant).toHaveBeenCalledTimes(2);
+  });
+
+  it('drops every lookup once another connection committed, read at most every 50 ms', async () => {
+    const { clock, cached, store, rows, external } = setup();
+    await cached.findTokenOwner(OWNER.tokenSha256);
+    rows.set(OWNER.tokenSha256, { ...OWNER, disabled: true }); // an operator's tool
+    external.version++;
+    clock.at += 49;
+    expect((await cached.findTokenOwner(OWNER.tokenSha256))?.disabled).toBe(false);
+    clock.at += 1;
+    expect((await cached.findTokenOwner(OWNER.tokenSha256))?.disabled).toBe(true);
+    expect(store.findTokenOwner).toHaveBeenCalledTimes(2);
+    // Unchanged counter: the lookups are reused again.
+    clock.at += 100;
+    await cached.findTokenOwner(OWNER.tokenSha256);
+    expect(store.findTokenOwner).toHaveBeenCalledTimes(2);
+  });
+
   it('records a touch in the cached owner, so the touch interval still holds', async () => {
     const { cached, store } = setup();
     await cached.findTokenOwner(OWNER.tokenSha256);
@@ -125,5 +157,8 @@ describe('createCachingCallerStore', () => {
     await services.callers.findTokenOwner(OWNER.tokenSha256);
     await services.callers.findTokenOwner(OWNER.tokenSha256);
     expect(store.findTokenOwner).toHaveBeenCalledTimes(1);
+    services.invalidateCallerLookups();
+    await services.callers.findTokenOwner(OWNER.tokenSha256);
+    expect(store.findTokenOwner).toHaveBeenCalledTimes(2);
   });
 });

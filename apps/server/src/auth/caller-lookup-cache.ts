@@ -1,4 +1,5 @@
 import type { CallerStore, TokenOwner } from '../storage/caller-store.js';
+import { EXTERNAL_CHECK_INTERVAL_MS } from '../storage/string-rewrite-store.js';
 
 /** Options of {@link createCachingCallerStore}. */
 export interface CallerLookupCacheOptions {
@@ -8,10 +9,30 @@ export interface CallerLookupCacheOptions {
   readonly ttlMs?: number;
   /** The most entries each of the two caches holds (oldest dropped first). Default 10,000. */
   readonly maxEntries?: number;
+  /**
+   * A number that changes whenever another connection commits to the database (SQLite's
+   * `data_version`: an operator's tool, another process on the same file). When it changes
+   * both caches are cleared. Without it, such a change is seen within `ttlMs`.
+   */
+  readonly externalChangeVersion?: () => number;
+  /**
+   * How long one reading of {@link externalChangeVersion} stands, milliseconds (as for the
+   * string-rewrite policy's change stamp). Default 50.
+   */
+  readonly externalCheckIntervalMs?: number;
 }
 
 /** Default staleness bound of the caller lookups: {@link createCachingCallerStore}. */
 export const CALLER_LOOKUP_TTL_MS = 5_000;
+
+/** A caller store whose lookups are cached, and the means to drop them. */
+export interface CachingCallerStore extends CallerStore {
+  /**
+   * Drops every cached lookup: the next request reads its token owner and grant from the
+   * store. Called after every admin write in this process.
+   */
+  invalidate(): void;
+}
 
 interface Timed<T> {
   readonly value: T;
@@ -36,21 +57,24 @@ function boundedSet<T>(map: Map<string, Timed<T>>, key: string, entry: Timed<T>,
  * again at every request, so a new login or grant works at once, and a flood of bad tokens
  * cannot fill the cache); the caller of `findTokenOwner` still checks the digest, the expiry
  * against its clock and the disabled flag at every request; `enroll` (login, provisioning,
- * token rotation) clears both caches, so a rotated-out token stops working at once in this
- * process. A change made outside this store (an operator disabling a caller, deleting a client
- * or a grant in the database) takes effect within `ttlMs`: that is the documented bound of
- * revocation (apps/server/README.md, "Performance"). `touchClient` updates the cached owner's
- * last use so that the 60 s touch interval keeps holding.
+ * token rotation) and `invalidate` (every admin write of the app) clear both caches, so such a
+ * change takes effect at the next request in this process. A commit by another connection (an
+ * operator disabling a caller, deleting a client or a grant with a database tool, or another
+ * process on the same SQLite file) is seen through `externalChangeVersion` within
+ * `externalCheckIntervalMs` (50 ms); a backend that cannot tell (a scale-out database without
+ * such a counter) is seen within `ttlMs`. `touchClient` updates the cached owner's last use so
+ * that the 60 s touch interval keeps holding.
  *
  * @param store - the caller store over the database
- * @param options - clock, time to live, bound
+ * @param options - clock, time to live, bound, external change detector
  */
 export function createCachingCallerStore(
   store: CallerStore,
   options: CallerLookupCacheOptions,
-): CallerStore {
+): CachingCallerStore {
   const ttlMs = options.ttlMs ?? CALLER_LOOKUP_TTL_MS;
   const maxEntries = options.maxEntries ?? 10_000;
+  const checkIntervalMs = options.externalCheckIntervalMs ?? EXTERNAL_CHECK_INTERVAL_MS;
   const owners = new Map<string, Timed<TokenOwner>>();
   const grants = new Map<string, Timed<true>>();
   const grantKey = (callerId: string, poolId: string) => `${callerId}\n${poolId}`;
@@ -58,7 +82,21 @@ export function createCachingCallerStore(
     owners.clear();
     grants.clear();
   };
+  let external: { readonly version: number; readonly readAt: number } | undefined;
+  /** Clears both caches once another connection has committed since the last reading. */
+  const dropIfChangedElsewhere = (at: number) => {
+    const read = options.externalChangeVersion;
+    if (read === undefined) return;
+    if (external !== undefined && at - external.readAt < checkIntervalMs && at >= external.readAt) {
+      return;
+    }
+    const version = read();
+    if (external !== undefined && external.version !== version) clear();
+    external = { version, readAt: at };
+  };
   return {
+    invalidate: clear,
+
     async enroll(input) {
       try {
         return await store.enroll(input);
@@ -69,6 +107,7 @@ export function createCachingCallerStore(
 
     async findTokenOwner(tokenSha256) {
       const at = options.now();
+      dropIfChangedElsewhere(at);
       const cached = owners.get(tokenSha256);
       if (cached !== undefined && cached.until > at) return cached.value;
       const owner = await store.findTokenOwner(tokenSha256);
@@ -80,6 +119,7 @@ export function createCachingCallerStore(
     async hasGrant(callerId, poolId) {
       const key = grantKey(callerId, poolId);
       const at = options.now();
+      dropIfChangedElsewhere(at);
       const cached = grants.get(key);
       if (cached !== undefined && cached.until > at) return true;
       const granted = await store.hasGrant(callerId, poolId);
@@ -108,14 +148,28 @@ export function createCachingCallerStore(
 
 /**
  * The same services with their caller store wrapped by {@link createCachingCallerStore}
- * (every surface that authenticates callers, and `enroll`, then share one cache).
+ * (every surface that authenticates callers, and `enroll`, then share one cache), and
+ * `invalidateCallerLookups` set to drop it (the app calls it after every admin write).
  *
  * @param services - services holding a caller store
  * @param now - the clock, epoch milliseconds
+ * @param externalChangeVersion - the database's external change counter (see
+ *   {@link CallerLookupCacheOptions.externalChangeVersion})
  */
 export function withCachedCallerLookups<S extends { readonly callers: CallerStore }>(
   services: S,
   now: () => number,
-): S {
-  return { ...services, callers: createCachingCallerStore(services.callers, { now }) };
+  externalChangeVersion?: () => number,
+): S & { readonly invalidateCallerLookups: () => void } {
+  const callers = createCachingCallerStore(services.callers, {
+    now,
+    ...(externalChangeVersion === undefined ? {} : { externalChangeVersion }),
+  });
+  return {
+    ...services,
+    callers,
+    invalidateCallerLookups: () => {
+      callers.invalidate();
+    },
+  };
 }
