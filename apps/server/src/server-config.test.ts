@@ -31,6 +31,11 @@ describe('loadServerConfig', () => {
         maxResponseBytes: 2_097_152,
         requestTimeoutMs: 15_000,
         forgeAppId: undefined,
+        headersTimeoutMs: 10_000,
+        requestBodyTimeoutMs: 30_000,
+        keepAliveTimeoutMs: 5_000,
+        maxConnectionsPerPeer: 64,
+        maxRequestBytes: 16_384,
       },
     });
   });
@@ -54,6 +59,11 @@ describe('loadServerConfig', () => {
       MAX_RESPONSE_BYTES: '4194304',
       REQUEST_TIMEOUT_MS: '5000',
       RELAY_FORGE_APP_ID: '12345',
+      RELAY_HEADERS_TIMEOUT_MS: '2000',
+      RELAY_REQUEST_BODY_TIMEOUT_MS: '4000',
+      RELAY_KEEP_ALIVE_TIMEOUT_MS: '1500',
+      RELAY_MAX_CONNECTIONS_PER_PEER: '0',
+      RELAY_MAX_REQUEST_BYTES: '32768',
     });
     expect(result.ok && result.value).toMatchObject({
       host: '0.0.0.0',
@@ -71,7 +81,22 @@ describe('loadServerConfig', () => {
       maxResponseBytes: 4_194_304,
       requestTimeoutMs: 5000,
       forgeAppId: 12345,
+      headersTimeoutMs: 2000,
+      requestBodyTimeoutMs: 4000,
+      keepAliveTimeoutMs: 1500,
+      maxConnectionsPerPeer: 0,
+      maxRequestBytes: 32_768,
     });
+  });
+
+  it('bounds the headers timeout by the whole request timeout (default included)', () => {
+    const shorter = loadServerConfig({ RELAY_REQUEST_BODY_TIMEOUT_MS: '5000' });
+    expect(shorter.ok && shorter.value.headersTimeoutMs).toBe(5000);
+    const longer = loadServerConfig({
+      RELAY_HEADERS_TIMEOUT_MS: '6000',
+      RELAY_REQUEST_BODY_TIMEOUT_MS: '5000',
+    });
+    expect(!longer.ok && longer.error.variable).toBe('RELAY_HEADERS_TIMEOUT_MS');
   });
 
   it('treats blank variables as unset', () => {
@@ -103,6 +128,15 @@ describe('loadServerConfig', () => {
     ['REQUEST_TIMEOUT_MS', '0'],
     ['RELAY_FORGE_APP_ID', '0'],
     ['RELAY_FORGE_APP_ID', '99999999999999999'],
+    ['RELAY_HEADERS_TIMEOUT_MS', '50'],
+    ['RELAY_HEADERS_TIMEOUT_MS', '10s'],
+    ['RELAY_REQUEST_BODY_TIMEOUT_MS', '0'],
+    ['RELAY_REQUEST_BODY_TIMEOUT_MS', '600001'],
+    ['RELAY_KEEP_ALIVE_TIMEOUT_MS', '0'],
+    ['RELAY_MAX_CONNECTIONS_PER_PEER', '-1'],
+    ['RELAY_MAX_CONNECTIONS_PER_PEER', 'many'],
+    ['RELAY_MAX_REQUEST_BYTES', '1023'],
+    ['RELAY_MAX_REQUEST_BYTES', '16KiB'],
   ])('rejects %s=%j, naming the variable but not the value', (variable, value) => {
     const result = loadServerConfig({ [variable]: value });
     expect(result.ok).toBe(false);

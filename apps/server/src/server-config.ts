@@ -10,6 +10,18 @@ import {
   type Result,
 } from '@relay/protocol';
 import { parseForgeHosts, type ForgeHostsError } from '@relay/forge-transport';
+import { DEFAULT_BODY_MAX_BYTES } from './http/json-body-reader.js';
+
+/** Default of RELAY_HEADERS_TIMEOUT_MS: a request's headers must arrive within 10 s. */
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+/** Default of RELAY_REQUEST_BODY_TIMEOUT_MS: a whole request, body included, within 30 s. */
+export const DEFAULT_REQUEST_BODY_TIMEOUT_MS = 30_000;
+/** Default of RELAY_KEEP_ALIVE_TIMEOUT_MS: an idle kept-alive connection closes after 5 s. */
+export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 5_000;
+/** Default of RELAY_MAX_CONNECTIONS_PER_PEER: open connections from one address. */
+export const DEFAULT_MAX_CONNECTIONS_PER_PEER = 64;
+/** Default of RELAY_MAX_REQUEST_BYTES: request bodies (the string-rewrite PUT has its own). */
+export const DEFAULT_MAX_REQUEST_BYTES = DEFAULT_BODY_MAX_BYTES;
 
 /** The server's configuration, read from the environment of DESIGN.md §3. */
 export interface ServerConfig {
@@ -34,6 +46,16 @@ export interface ServerConfig {
   readonly maxResponseBytes: number;
   readonly requestTimeoutMs: number;
   readonly forgeAppId: number | undefined;
+  /** A request's headers must arrive within this time of its first byte (and a new connection's). */
+  readonly headersTimeoutMs: number;
+  /** The whole request, body included, must arrive within this time of its first byte. */
+  readonly requestBodyTimeoutMs: number;
+  /** An idle kept-alive connection is closed after this time. */
+  readonly keepAliveTimeoutMs: number;
+  /** Open connections from one peer address at most; 0: no cap. */
+  readonly maxConnectionsPerPeer: number;
+  /** The largest request body read, bytes (the string-rewrite PUT keeps its 65,536). */
+  readonly maxRequestBytes: number;
 }
 
 /** Why the environment is unusable: the variable and what it expects, never its value. */
@@ -96,6 +118,47 @@ export function loadServerConfig(env: Env): Result<ServerConfig, ConfigError> {
   if (!maxResponseBytes.ok) return maxResponseBytes;
   const requestTimeoutMs = integer('REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS, 100, 600_000);
   if (!requestTimeoutMs.ok) return requestTimeoutMs;
+  const requestBodyTimeoutMs = integer(
+    'RELAY_REQUEST_BODY_TIMEOUT_MS',
+    DEFAULT_REQUEST_BODY_TIMEOUT_MS,
+    100,
+    600_000,
+  );
+  if (!requestBodyTimeoutMs.ok) return requestBodyTimeoutMs;
+  const headersTimeoutMs = integer(
+    'RELAY_HEADERS_TIMEOUT_MS',
+    Math.min(DEFAULT_HEADERS_TIMEOUT_MS, requestBodyTimeoutMs.value),
+    100,
+    requestBodyTimeoutMs.value,
+  );
+  // Node refuses a headers timeout longer than the whole request's.
+  if (!headersTimeoutMs.ok) {
+    return fail(
+      'RELAY_HEADERS_TIMEOUT_MS',
+      `an integer 100-600000, at most RELAY_REQUEST_BODY_TIMEOUT_MS`,
+    );
+  }
+  const keepAliveTimeoutMs = integer(
+    'RELAY_KEEP_ALIVE_TIMEOUT_MS',
+    DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+    100,
+    600_000,
+  );
+  if (!keepAliveTimeoutMs.ok) return keepAliveTimeoutMs;
+  const maxConnectionsPerPeer = integer(
+    'RELAY_MAX_CONNECTIONS_PER_PEER',
+    DEFAULT_MAX_CONNECTIONS_PER_PEER,
+    0,
+    1_000_000,
+  );
+  if (!maxConnectionsPerPeer.ok) return maxConnectionsPerPeer;
+  const maxRequestBytes = integer(
+    'RELAY_MAX_REQUEST_BYTES',
+    DEFAULT_MAX_REQUEST_BYTES,
+    1024,
+    1_048_576,
+  );
+  if (!maxRequestBytes.ok) return maxRequestBytes;
   // The forge hosts are judged by forge-transport, the allowlist the transport then enforces.
   const apiUrl = value('RELAY_FORGE_API_URL');
   const webUrl = value('RELAY_FORGE_WEB_URL');
@@ -189,6 +252,11 @@ export function loadServerConfig(env: Env): Result<ServerConfig, ConfigError> {
     maxResponseBytes: maxResponseBytes.value,
     requestTimeoutMs: requestTimeoutMs.value,
     forgeAppId,
+    headersTimeoutMs: headersTimeoutMs.value,
+    requestBodyTimeoutMs: requestBodyTimeoutMs.value,
+    keepAliveTimeoutMs: keepAliveTimeoutMs.value,
+    maxConnectionsPerPeer: maxConnectionsPerPeer.value,
+    maxRequestBytes: maxRequestBytes.value,
   });
 }
 
