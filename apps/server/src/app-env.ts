@@ -13,5 +13,7 @@ export interface AppEnv {
     requestId: string;
     /** The caller, on caller surfaces after authentication. */
     caller: AuthenticatedCaller;
+    /** The cap on request bodies, bytes (RELAY_MAX_REQUEST_BYTES); `readJsonBody`'s default. */
+    maxRequestBytes: number;
   };
 }

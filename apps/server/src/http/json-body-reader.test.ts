@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -95,6 +95,47 @@ describe('readJsonBody under @hono/node-server (the Node request, read directly)
   it('refuses a body that is not JSON by content type', async () => {
     const answer = await send(url, ['{}'], { 'content-type': 'text/plain' });
     expect(JSON.parse(answer.text)).toEqual({ code: 'unsupported_media_type' });
+  });
+});
+
+describe('readJsonBody of a body cut short', () => {
+  it('raises the typed invalid_request, not an unexpected error', async () => {
+    let seen: (error: Error) => void = () => undefined;
+    const raised = new Promise<Error>((resolve) => (seen = resolve));
+    let reading: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => (reading = resolve));
+    const app = new Hono();
+    app.post('/echo', async (c) => {
+      const body = readJsonBody(c, MAX);
+      reading();
+      return c.json({ body: await body });
+    });
+    app.onError((error, c) => {
+      seen(error);
+      return c.json({}, 500);
+    });
+    const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });
+    try {
+      await new Promise<void>((resolve) => {
+        server.once('listening', () => {
+          resolve();
+        });
+      });
+      const { port } = server.address() as AddressInfo;
+      const socket = connect({ host: '127.0.0.1', port });
+      socket.on('error', () => undefined);
+      socket.write(
+        'POST /echo HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n' +
+          'content-length: 40\r\n\r\n{"a":',
+      );
+      // The client goes away (or the server's request deadline closes it) mid-body.
+      await started;
+      socket.destroy();
+      const error = await raised;
+      expect(error instanceof RelayHttpError && error.code).toBe('invalid_request');
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 
