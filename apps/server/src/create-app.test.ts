@@ -1,5 +1,13 @@
 import { discoveryDocumentSchema, errorBodySchema } from '@relay/protocol';
 import { describe, expect, it } from 'vitest';
+import {
+  ADMIN_TOKEN,
+  addForgeAccount,
+  bearer,
+  createTestHarness,
+  jsonRequest,
+} from './__fixtures__/test-harness.js';
+import { withCachedCallerLookups } from './auth/caller-lookup-cache.js';
 import { createApp, RelayHttpError } from './create-app.js';
 
 function makeApp(allowedOrg: string | undefined) {
@@ -81,5 +89,43 @@ describe('createApp', () => {
     expect(errorBodySchema.parse(JSON.parse(text)).error.code).toBe('internal_error');
     expect(text).not.toContain('ghp_abc');
     expect(seen).toHaveLength(1);
+  });
+
+  it('drops the cached caller lookups after every admin write, so it holds at the next request', async () => {
+    const harness = await createTestHarness();
+    try {
+      // A change in this process's own connection: only the app can tell the cache.
+      const services = withCachedCallerLookups(harness.services, () => harness.clock.now);
+      const app = createApp({
+        discovery: {
+          publicUrl: () => 'http://x',
+          defaultPool: 'default',
+          allowedOrg: 'octo-org',
+          minCliVersion: '0.1.0',
+        },
+        services,
+      });
+      addForgeAccount(harness.forge, { id: 1, login: 'mona', token: 'gho_mona' });
+      const loggedIn = await app.request(
+        '/v1/login/forge-cli',
+        jsonRequest('POST', { forge_token: 'gho_mona', client: 'laptop' }),
+      );
+      const { token } = (await loggedIn.json()) as { token: string };
+      const health = async () =>
+        (await app.request('/v1/pools/default/health', bearer(token))).status;
+      expect(await health()).toBe(200);
+      await harness.database.db.updateTable('callers').set({ disabled: 1 }).execute();
+      const read = await app.request('/v1/admin/string-rewrites', bearer(ADMIN_TOKEN));
+      expect(read.status).toBe(200);
+      expect(await health()).toBe(200); // still the cached lookup: an admin read changes nothing
+      const write = await app.request(
+        '/v1/admin/pools/default/identities',
+        jsonRequest('POST', { id: 'pat-1', kind: 'pat', login: 'r', secret_ref: 'S' }, ADMIN_TOKEN),
+      );
+      expect(write.status).toBe(201);
+      expect(await health()).toBe(401);
+    } finally {
+      await harness.close();
+    }
   });
 });

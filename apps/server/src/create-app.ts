@@ -5,6 +5,7 @@ import type { AppEnv } from './app-env.js';
 import { createAdminAuthenticator } from './auth/admin-authenticator.js';
 import { createCallerAuthenticator } from './auth/caller-authenticator.js';
 import { createAccessLog, type AccessLogEntry } from './http/access-log.js';
+import { DEFAULT_BODY_MAX_BYTES, isRequestBodyPending } from './http/json-body-reader.js';
 import { RelayHttpError, type RelayHttpErrorCode } from './relay-http-error.js';
 import { createRequestId } from './request-id.js';
 import { createCallerProvisioningRoute } from './routes/caller-provisioning-route.js';
@@ -19,7 +20,7 @@ import {
   STRING_REWRITE_PATHS,
 } from './routes/string-rewrite-route.js';
 import type { ServerServices } from './server-services.js';
-import type { RelayPipeline } from './pipeline/relay-pipeline.js';
+import type { RelayPipeline, RelayPipelineDeps } from './pipeline/relay-pipeline.js';
 import { createRelayRoute } from './pipeline/relay-route.js';
 
 export { RelayHttpError } from './relay-http-error.js';
@@ -45,12 +46,27 @@ export interface AppDependencies {
   readonly elapsed?: () => number;
   /** The relay pipeline of POST /v1/forge/request; without it the endpoint is not served. */
   readonly relay?: RelayPipeline;
+  /**
+   * The relay pipeline's `authenticate`: with it, POST /v1/forge/request authenticates the bearer
+   * token before reading the body (an unauthenticated request is answered 401 without its body
+   * being read or waited for). Without it the pipeline authenticates after parsing the body.
+   */
+  readonly authenticateRelayCaller?: RelayPipelineDeps['authenticate'];
+  /**
+   * The cap on request bodies, bytes (RELAY_MAX_REQUEST_BYTES): every endpoint that reads a
+   * body answers 413 `payload_too_large` past it, except the string-rewrite PUT (65,536 by
+   * SPEC.md). Default 16 KiB.
+   */
+  readonly maxRequestBytes?: number;
 }
 
 function errorResponse(c: Context<AppEnv>, code: RelayHttpErrorCode, message?: string) {
   const requestId = c.get('requestId');
   const headers: Record<string, string> = { 'x-relay-request-id': requestId };
   if (code === 'unauthorized') headers['www-authenticate'] = 'Bearer';
+  // Refused before its body arrived (authentication, size, overload): close the connection after
+  // the answer instead of waiting for the rest of a body nobody will read.
+  if (isRequestBodyPending(c)) headers.connection = 'close';
   const status = statusOf(code) as ContentfulStatusCode;
   return c.json(
     createErrorBody(code, { requestId, ...(message === undefined ? {} : { message }) }),
@@ -73,11 +89,13 @@ function errorResponse(c: Context<AppEnv>, code: RelayHttpErrorCode, message?: s
  */
 export function createApp(deps: AppDependencies): Hono<AppEnv> {
   const makeId = deps.createRequestId ?? createRequestId;
+  const maxRequestBytes = deps.maxRequestBytes ?? DEFAULT_BODY_MAX_BYTES;
   const app = new Hono<AppEnv>();
 
   app.use(async (c, next) => {
     const requestId = makeId();
     c.set('requestId', requestId);
+    c.set('maxRequestBytes', maxRequestBytes);
     // Set before the handler, so every response built through the context carries it without
     // rebuilding its headers; checked after, for a response built some other way.
     c.header('x-relay-request-id', requestId);
@@ -101,6 +119,17 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
       else await services.overload.run(next);
     });
     app.use('/v1/admin/*', createAdminAuthenticator(services.settings.adminToken));
+    const invalidateCallerLookups = services.invalidateCallerLookups;
+    if (invalidateCallerLookups !== undefined) {
+      // An admin write (whatever it changed) takes effect for callers at their next request.
+      app.use('/v1/admin/*', async (c, next) => {
+        try {
+          await next();
+        } finally {
+          if (c.req.method !== 'GET' && c.req.method !== 'HEAD') invalidateCallerLookups();
+        }
+      });
+    }
     app.use(
       '/v1/pools/:pool/*',
       createCallerAuthenticator({ callers: services.callers, now: services.now }),
@@ -113,7 +142,17 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
     app.route('/', createPoolStatsRoute(services));
   }
 
-  if (deps.relay !== undefined) app.route('/', createRelayRoute(deps.relay));
+  if (deps.relay !== undefined) {
+    app.route(
+      '/',
+      createRelayRoute(
+        deps.relay,
+        deps.authenticateRelayCaller === undefined
+          ? {}
+          : { authenticate: deps.authenticateRelayCaller },
+      ),
+    );
+  }
 
   app.notFound((c) => errorResponse(c, 'not_found'));
 

@@ -16,9 +16,11 @@ import { createWriteBehindCacheStore } from './cache/write-behind-cache-store.js
 import { createApp } from './create-app.js';
 import { createServerServices } from './create-server-services.js';
 import type { AccessLogEntry } from './http/access-log.js';
+import { limitConnectionsPerPeer, toHttpServerOptions } from './http/http-server-limits.js';
 import { createRelayPipelineDeps } from './pipeline/pipeline-wiring.js';
 import { createRelayPipeline } from './pipeline/relay-pipeline.js';
 import type { SecretReader } from './secret-resolver.js';
+import { createRequestId } from './request-id.js';
 import type { PolicyUpdateParser, RewriteCheckFactory } from './server-services.js';
 import type { ServerConfig } from './server-config.js';
 import { createAuditStore } from './storage/audit-store.js';
@@ -152,24 +154,26 @@ export async function startServer(
           },
         }),
   });
-  // Caller lookups (token owner, grant) are reused for up to 5 s: see caller-lookup-cache.ts.
-  const services = withCachedCallerLookups(storageServices, now);
-
-  const relay = createRelayPipeline(
-    createRelayPipelineDeps({
-      services,
-      transport,
-      coordinator,
-      cache: createTieredCacheStore({ back: cacheStore }),
-      audit: (record) => {
-        audit.enqueue(record);
-      },
-      readSecret,
-      forgeAppId: config.forgeAppId,
-      forgeApiUrl: config.forgeApiUrl,
-      maxResponseBytes: config.maxResponseBytes,
-    }),
+  // Caller lookups (token owner, grant) are reused for up to 5 s, dropped at every admin write
+  // and at every commit by another connection: see caller-lookup-cache.ts.
+  const services = withCachedCallerLookups(storageServices, now, () =>
+    database.externalChangeVersion(),
   );
+
+  const relayDeps = createRelayPipelineDeps({
+    services,
+    transport,
+    coordinator,
+    cache: createTieredCacheStore({ back: cacheStore }),
+    audit: (record) => {
+      audit.enqueue(record);
+    },
+    readSecret,
+    forgeAppId: config.forgeAppId,
+    forgeApiUrl: config.forgeApiUrl,
+    maxResponseBytes: config.maxResponseBytes,
+  });
+  const relay = createRelayPipeline(relayDeps);
 
   let publicUrl = config.publicUrl ?? '';
   const app = createApp({
@@ -181,6 +185,9 @@ export async function startServer(
     },
     services,
     relay,
+    // Callers are authenticated before their body is read.
+    authenticateRelayCaller: relayDeps.authenticate,
+    maxRequestBytes: config.maxRequestBytes,
     ...(options.onUnexpectedError === undefined
       ? {}
       : { onUnexpectedError: options.onUnexpectedError }),
@@ -193,7 +200,17 @@ export async function startServer(
     await transport.close();
     await database.close();
   };
-  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  // Deadlines on headers, whole requests and idle connections, and a bound on the connections
+  // of one address: a client trickling its request cannot hold connections (README, "Limits and
+  // timeouts").
+  const server = createAdaptorServer({
+    fetch: app.fetch,
+    serverOptions: toHttpServerOptions(config),
+  }) as Server;
+  limitConnectionsPerPeer(server, {
+    maxPerPeer: config.maxConnectionsPerPeer,
+    createRequestId,
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
