@@ -42,17 +42,24 @@ export const ACCOUNT_ROUTES: readonly RouteDef[] = [
       }),
   },
   {
+    // Public repositories of the user; a token of the user itself also sees its private ones
+    // (as GitHub answers such a token), each with `private: true` and its `permissions`.
     template: '/users/{username}/repos',
     handler: (ctx) =>
-      withAccount(ctx, 'username', (login) =>
-        list(
+      withAccount(ctx, 'username', (login) => {
+        const self =
+          ctx.principal.kind === 'pat' && ctx.principal.login.toLowerCase() === login.toLowerCase();
+        return list(
           ctx.world
             .repos()
-            .filter((r) => r.owner === login && !r.private)
+            .filter(
+              (r) =>
+                r.owner === login && (!r.private || (self && canRead(ctx.world, ctx.principal, r))),
+            )
             .sort((a, b) => a.name.localeCompare(b.name))
             .map((r) => ctx.render.repo(r)),
-        ),
-      ),
+        );
+      }),
   },
   {
     template: '/users/{username}/orgs',

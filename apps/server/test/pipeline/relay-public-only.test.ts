@@ -1,0 +1,276 @@
+import { DEMO } from '@relay/forge-sim';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  ANONYMOUS,
+  PRIVATE_MARKER,
+  allKeys,
+  exposedText,
+  seedPrivateWorld,
+  type PrivateWorld,
+} from './public-only-world.js';
+import { OTHER_POOL, POOL, startRelayHarness, type RelayHarness } from './relay-harness.js';
+
+const { org, publicRepo } = DEMO;
+const { alice, carol } = DEMO.users;
+const REPO = `/repos/${org}/${publicRepo}`;
+
+let h: RelayHarness;
+let w: PrivateWorld;
+
+beforeEach(async () => {
+  h = await startRelayHarness();
+  w = await seedPrivateWorld(h);
+});
+
+afterEach(async () => {
+  await h.close();
+});
+
+/** Spends the anonymous address's core and search quotas. */
+function exhaustAnonymous(): void {
+  h.sim.rateLimits.exhaust(ANONYMOUS);
+  h.sim.rateLimits.exhaust(ANONYMOUS, 'search');
+}
+
+/** Pooled requests the simulator saw for a path (any credential but the anonymous one). */
+function pooledRequests(path: string) {
+  return h.sim.requests.find({ path }).filter((entry) => entry.credential !== 'anonymous');
+}
+
+/** The owner-level and ownerless collections that a pooled token lists private items in. */
+const COLLECTIONS: readonly (readonly [string, Record<string, string> | undefined])[] = [
+  [`/users/${carol}/repos`, undefined],
+  [`/orgs/${org}/repos`, undefined],
+  [`/users/${carol}/gists`, undefined],
+  [`/users/${carol}/events`, undefined],
+  [`/users/${alice}/events`, undefined],
+  [`/users/${carol}/received_events`, undefined],
+  [`/orgs/${org}/events`, undefined],
+  ['/search/repositories', { q: PRIVATE_MARKER }],
+];
+
+describe('owner-level and ownerless collections never list private items', () => {
+  it.each(COLLECTIONS)(
+    '%s with the anonymous lane exhausted: served by a pooled token, private items removed',
+    async (path, query) => {
+      exhaustAnonymous();
+      const answer = await h.relay({ path, ...(query === undefined ? {} : { query }) });
+      expect(answer.status).toBe(200);
+      expect(answer.json.identity?.kind).toBe('pat'); // a pooled token did read it
+      expect(pooledRequests(path).length).toBeGreaterThan(0);
+      expect(exposedText(answer)).not.toContain(PRIVATE_MARKER);
+    },
+  );
+
+  it.each(COLLECTIONS)(
+    '%s with the anonymous lane failing (502): no private item either',
+    async (path, query) => {
+      h.sim.faults.inject({ credential: 'anonymous', action: { kind: 'status', status: 502 } });
+      const answer = await h.relay({ path, ...(query === undefined ? {} : { query }) });
+      expect(exposedText(answer)).not.toContain(PRIVATE_MARKER);
+    },
+  );
+
+  it('keeps the public items of a pooled list (the filter is item by item)', async () => {
+    exhaustAnonymous();
+    const repos = await h.relay({ path: `/orgs/${org}/repos` });
+    const names = (repos.json.body as { name: string; private: boolean }[]).map((r) => r.name);
+    expect(names).toContain(publicRepo);
+    expect(names).not.toContain(DEMO.privateRepo);
+    const gists = await h.relay({ path: `/users/${carol}/gists` });
+    expect((gists.json.body as { id: string }[]).map((g) => g.id)).toEqual([w.publicGistId]);
+  });
+
+  it('a pooled search answer counts only what it serves and loses its last-page link', async () => {
+    exhaustAnonymous();
+    const answer = await h.relay({
+      path: '/search/repositories',
+      query: { q: PRIVATE_MARKER },
+    });
+    expect(answer.json.body).toMatchObject({ total_count: 0, incomplete_results: true, items: [] });
+    expect(answer.json.headers.link ?? '').not.toMatch(/rel="last"/);
+  });
+
+  it('a secret gist is refused (424 repo_not_public) on every lane, never served or cached', async () => {
+    const anonymous = await h.relay({ path: `/gists/${w.secretGistId}` });
+    expect(anonymous.status).toBe(424);
+    expect(anonymous.json.error.reason).toBe('repo_not_public');
+    exhaustAnonymous();
+    const pooled = await h.relay({ path: `/gists/${w.secretGistId}` });
+    expect(pooled.json.error.reason).toBe('repo_not_public');
+    expect(exposedText(pooled)).not.toContain(PRIVATE_MARKER);
+    const open = await h.relay({ path: `/gists/${w.publicGistId}` });
+    expect(open.status).toBe(200);
+  });
+});
+
+describe('the shared cache holds public data only', () => {
+  it('a filtered pooled answer is what is cached: another pool’s caller gets the same public hit', async () => {
+    exhaustAnonymous();
+    const first = await h.relay({ path: `/users/${carol}/repos` });
+    expect(first.json.relay.cache).toBe('miss');
+    const hit = await h.relay({ pool: OTHER_POOL, path: `/users/${carol}/repos` }, w.callers.bob);
+    expect(hit.json.relay.cache).toBe('hit');
+    expect(exposedText(hit)).not.toContain(PRIVATE_MARKER);
+    expect(hit.json.body).toEqual(first.json.body);
+  });
+
+  it('a hit is served only after the requesting pool’s owner gate passes', async () => {
+    await h.relay({ path: `/users/${carol}/repos` });
+    await h.setPolicy(
+      OTHER_POOL,
+      JSON.stringify({ allowed_owners: [org], allow_public_repos: false }),
+    );
+    h.advance(31_000); // the pool policy cache
+    const sentBefore = h.sim.requests.entries.length;
+    const refused = await h.relay(
+      { pool: OTHER_POOL, path: `/users/${carol}/repos` },
+      w.callers.bob,
+    );
+    expect(refused.status).toBe(424);
+    expect(refused.json.error.reason).toBe('repo_not_public');
+    expect(h.sim.requests.entries.length).toBe(sentBefore);
+  });
+
+  it('a stale entry of a repository is served only after its proof', async () => {
+    exhaustAnonymous();
+    await h.relay({ path: `${REPO}/labels` });
+    h.sim.world.setVisibility(org, publicRepo, true);
+    h.advance(3_600_000); // the entry and the proof have expired
+    h.sim.faults.inject({ credential: 'pat-1', action: { kind: 'status', status: 503 } });
+    const answer = await h.relay({ path: `${REPO}/labels` });
+    expect(answer.status).toBe(424);
+    expect(answer.json.error.reason).toBe('repo_not_public');
+  });
+});
+
+describe('the proof is bounded and self-correcting', () => {
+  it('lives 60 s by default: a repository turned private is refused once it expires', async () => {
+    const before = await h.relay({ path: `${REPO}/issues` });
+    expect(before.status).toBe(200);
+    h.sim.world.setVisibility(org, publicRepo, true);
+    h.advance(59_000);
+    expect((await h.relay({ path: `${REPO}/issues` })).json.relay.cache).toBe('hit');
+    h.advance(2_000);
+    const after = await h.relay({ path: `${REPO}/issues` });
+    expect(after.status).toBe(424);
+    expect(after.json.error.reason).toBe('repo_not_public');
+  });
+
+  it.each([
+    ['search_code', '/search/code', { q: `repo:${org}/${publicRepo} widget` }],
+    ['pull request', `${REPO}/pulls/1`, undefined],
+  ] as const)(
+    'a pooled %s answer revealing the repository private → 424, proof dropped, cache purged',
+    async (_name, path, query) => {
+      exhaustAnonymous();
+      const cached = await h.relay({ path: `${REPO}/labels` });
+      expect(cached.status).toBe(200);
+      h.sim.world.setVisibility(org, publicRepo, true); // within the proof's lifetime
+      const revealing = await h.relay({ path, ...(query === undefined ? {} : { query }) });
+      expect(revealing.status).toBe(424);
+      expect(revealing.json.error.reason).toBe('repo_not_public');
+      // The proof is gone: the cached labels are no longer served, even within 60 s.
+      const labels = await h.relay({ path: `${REPO}/labels` });
+      expect(labels.json.error?.reason).toBe('repo_not_public');
+      // Public again: the purged entry is refilled from upstream, not served from the cache.
+      h.sim.world.setVisibility(org, publicRepo, false);
+      h.advance(31_000); // the refusal's lifetime
+      const refilled = await h.relay({ path: `${REPO}/labels` });
+      expect(refilled.status).toBe(200);
+      expect(refilled.json.relay.cache).toBe('miss');
+    },
+  );
+
+  it('job logs use the proof: refused once the repository is private and the proof expired', async () => {
+    const jobs = await h.relay({ path: `${REPO}/actions/runs/${String(h.ids.runId)}/jobs` });
+    const jobId = (jobs.json.body as { jobs: { id: number }[] }).jobs[0]?.id;
+    expect(jobId).toBeDefined();
+    h.sim.world.setVisibility(org, publicRepo, true);
+    h.advance(61_000);
+    const logs = await h.relay({ path: `${REPO}/actions/jobs/${String(jobId)}/logs` });
+    expect(logs.status).toBe(424);
+    expect(logs.json.error.reason).toBe('repo_not_public');
+  });
+});
+
+describe('the owner gate applies to owner-level routes (rule 9)', () => {
+  it('allow_public_repos=false: another owner’s collection is refused before any read', async () => {
+    await h.setPolicy(POOL, JSON.stringify({ allowed_owners: [org], allow_public_repos: false }));
+    for (const path of [`/users/${carol}/repos`, `/users/${carol}/gists`, `/users/${carol}`]) {
+      const answer = await h.relay({ path });
+      expect(answer.status).toBe(424);
+      expect(answer.json.error.reason).toBe('repo_not_public');
+    }
+    expect(h.sim.requests.entries).toHaveLength(0);
+    // An allowed owner is served.
+    expect((await h.relay({ path: `/orgs/${org}/repos` })).status).toBe(200);
+  });
+
+  it('allow_public_repos=true: another owner is served, by broad PATs only', async () => {
+    exhaustAnonymous();
+    const answer = await h.relay({ path: `/users/${carol}/followers` });
+    expect(answer.status).toBe(200);
+    expect(answer.json.identity.id).toBe('pat-carol');
+  });
+});
+
+describe('viewer-relative fields are removed from repository objects', () => {
+  it.each([
+    ['fork list', `${REPO}/forks`],
+    ['organization repository list', `/orgs/${org}/repos`],
+    ['pull request (head and base repositories)', `${REPO}/pulls/1`],
+    ['repository search', '/search/repositories?q=widgets'],
+  ])('%s served by a pooled token carries no permissions', async (_name, target) => {
+    exhaustAnonymous();
+    const [path = '', q] = target.split('?q=');
+    const answer = await h.relay({ path, ...(q === undefined ? {} : { query: { q } }) });
+    expect(answer.status).toBe(200);
+    expect(answer.json.identity?.kind).toBe('pat');
+    const keys = allKeys(answer.json.body);
+    for (const field of ['permissions', 'role_name', 'temp_clone_token', 'security_and_analysis']) {
+      expect(keys.has(field), field).toBe(false);
+    }
+  });
+});
+
+describe('GET /user follows rule 6', () => {
+  it.each([
+    ['a 5xx', 502],
+    ['a 401', 401],
+  ])(
+    'the anonymous lane answering %s is not a reason to use a pooled identity',
+    async (_n, status) => {
+      h.sim.faults.inject({ credential: 'anonymous', action: { kind: 'status', status } });
+      const answer = await h.relay({ path: '/user' });
+      expect(answer.status).toBe(424);
+      expect(answer.json.error.reason).toBe('web_only_unavailable');
+      expect(pooledRequests(`/users/${alice}`)).toHaveLength(0);
+    },
+  );
+
+  it('a transport failure of the anonymous lane is not either', async () => {
+    h.sim.faults.inject({ credential: 'anonymous', action: { kind: 'reset' } });
+    const answer = await h.relay({ path: '/user' });
+    expect(answer.status).toBe(424);
+    expect(pooledRequests(`/users/${alice}`)).toHaveLength(0);
+  });
+
+  it('an exhausted anonymous quota is: a pooled identity reads the public profile', async () => {
+    exhaustAnonymous();
+    const answer = await h.relay({ path: '/user' }, w.callers.carol);
+    expect(answer.status).toBe(200);
+    expect(answer.json.body.login).toBe(carol);
+    expect(pooledRequests(`/users/${carol}`).length).toBeGreaterThan(0);
+    for (const field of ['plan', 'total_private_repos', 'owned_private_repos', 'private_gists']) {
+      expect(answer.json.body).not.toHaveProperty(field);
+    }
+  });
+
+  it('a healthy anonymous lane serves it anonymously', async () => {
+    const answer = await h.relay({ path: '/user' });
+    expect(answer.status).toBe(200);
+    expect(answer.json.relay.backend).toBe('forge_public');
+    expect(pooledRequests(`/users/${alice}`)).toHaveLength(0);
+  });
+});
