@@ -12,6 +12,8 @@ describe('planApiInvocation', () => {
     [['repos/a/b', '--paginate'], { query: { per_page: '100' }, paginate: true }],
     [['repos/a/b?per_page=50', '--paginate'], { query: { per_page: '50' } }],
     [['repos/a/b', '-X', 'GET'], { path: '/repos/a/b' }],
+    [['repos/a/b/contents?path=x&ref=main'], { query: { path: 'x', ref: 'main' } }],
+    [['repos/a/b/pulls?patch=1'], { query: { patch: '1' } }],
     [['repos/a/b', '--method=get'], { path: '/repos/a/b' }],
     [
       ['repos/a/b', '-H', 'Accept: application/vnd.github.raw'],
@@ -38,6 +40,12 @@ describe('planApiInvocation', () => {
     [['repos/a/b?client_secret=x'], 'secret_query_key'],
     [['repos/a/b?Api-Key=x'], 'secret_query_key'],
     [['repos/a/b?x=%zz&%zz=1'], 'secret_query_key'],
+    // The classifier's own list (isSecretQueryKey): the client delegates what the relay refuses.
+    [['repos/a/b?gh_pat=x'], 'secret_query_key'],
+    [['repos/a/b?basicAuth=x'], 'secret_query_key'],
+    [['repos/a/b?PHPSESSID=x'], 'secret_query_key'],
+    [['repos/a/b?ssh.key=x'], 'secret_query_key'],
+    [['repos/a/b?mfa_code=1'], 'secret_query_key'],
     [['repos/a/b', '-H', 'Authorization: token x'], 'header'],
     [['repos/a/b', '-H', 'X-Custom: 1'], 'header'],
     [['repos/a/b', '--input', 'f.json'], 'unsupported_flag'],

@@ -60,7 +60,35 @@ const GITHUB_KEYS = [
   'include',
   'conclusion',
   'org',
+  'pinned',
 ];
+
+// Words that hold a short secret name without being it: accepted.
+const NEAR_MISSES = [
+  'patch',
+  'paths',
+  'pattern',
+  'compatible',
+  'signed',
+  'passed',
+  'bypass',
+  'spin',
+  'pinning',
+  'inside',
+  'sidebar',
+  'credit',
+  'authored',
+  'authors',
+  'author_id',
+  'client_id',
+  'keys',
+];
+
+function cased(word: string, style: 'lower' | 'upper' | 'capital'): string {
+  if (style === 'upper') return word.toUpperCase();
+  if (style === 'capital') return `${word.charAt(0).toUpperCase()}${word.slice(1)}`;
+  return word;
+}
 
 describe('secret-bearing query keys', () => {
   it.each([
@@ -105,6 +133,71 @@ describe('secret-bearing query keys', () => {
     'auth[token]',
     'private_key',
     'secret_key',
+    // Credentials beyond tokens and passwords, in every spelling.
+    'basic_auth',
+    'basicAuth',
+    'BASIC-AUTH',
+    'Basic.Auth',
+    'creds',
+    'Creds',
+    'cred',
+    'credential',
+    'credentials',
+    'PHPSESSID',
+    'PhpSessId',
+    'phpsessid',
+    'sessionid',
+    'jsessionid',
+    'JSESSIONID',
+    'sid',
+    'totp',
+    'TOTP',
+    'hotp',
+    'otp',
+    'otp_code',
+    'otpCode',
+    'mfa',
+    'mfa_code',
+    'mfaCode',
+    'MFA-Code',
+    '2fa',
+    '2fa_code',
+    'two_factor',
+    'pin',
+    'PIN',
+    'ssh_key',
+    'ssh.key',
+    'sshKey',
+    'SSH-KEY',
+    'deploy_key',
+    'DeployKey',
+    'deploy key',
+    'signing_key',
+    'privkey',
+    'client_assertion',
+    'clientAssertion',
+    'SAMLResponse',
+    'csrf',
+    '_csrf',
+    'xsrf-token',
+    'pw',
+    'authType',
+    'authz',
+    // pat as a whole word, never as part of path or patch.
+    'pat',
+    'PAT',
+    'Pat',
+    'gh_pat',
+    'ghPat',
+    'GH-PAT',
+    'pat_token',
+    'patToken',
+    'PATToken',
+    'my.pat',
+    'pat id',
+    'P-A-T',
+    '%70at',
+    '\uff30\uff21\uff34',
   ])('%s is rejected', (key) => {
     expect(isSecretQueryKey(key)).toBe(true);
     expect(validateQuery({ [key]: 'x' })).toEqual({
@@ -116,6 +209,59 @@ describe('secret-bearing query keys', () => {
   it.each(GITHUB_KEYS)('GitHub key %s is accepted', (key) => {
     expect(isSecretQueryKey(key)).toBe(false);
     expect(validateQuery({ [key]: '1' }).ok).toBe(true);
+  });
+
+  it.each(NEAR_MISSES)('%s holds a short name inside a longer word and is accepted', (key) => {
+    expect(isSecretQueryKey(key)).toBe(false);
+  });
+
+  it('no case or separator variant of a listed name is accepted, alone or among other words', () => {
+    const style = fc.constantFrom('lower', 'upper', 'capital');
+    // Two letters at least: a one-letter camelCase word after an upper-case one is invisible.
+    const word = fc.stringMatching(/^[a-z]{2,6}$/);
+    const separator = fc.constantFrom('_', '-', '.', ' ', '__', '', '%5F', '%2D');
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...SECRET_QUERY_KEY_NAMES),
+        fc.option(word, { nil: undefined }),
+        fc.option(word, { nil: undefined }),
+        fc.array(style, { minLength: 3, maxLength: 3 }),
+        separator,
+        (name, before, after, styles, join) => {
+          const words = [before, name, after].filter((w): w is string => w !== undefined);
+          // Without a separator, words after the first start upper case (camelCase), or the
+          // boundary would not exist.
+          const styled = words.map((w, index) =>
+            cased(w, index > 0 && join === '' ? 'capital' : (styles[index] ?? 'lower')),
+          );
+          const key = styled.join(join);
+          expect(isSecretQueryKey(key)).toBe(true);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('no case or separator variant of a listed fragment is accepted, wherever it sits', () => {
+    const separator = fc.constantFrom('_', '-', '.', ' ', '');
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...SECRET_QUERY_KEY_FRAGMENTS),
+        fc.array(fc.tuple(fc.boolean(), separator), { maxLength: 16 }),
+        fc.stringMatching(/^[A-Za-z]{0,4}$/),
+        fc.stringMatching(/^[A-Za-z]{0,4}$/),
+        (fragment, spelling, before, after) => {
+          const spelled = Array.from(fragment)
+            .map((char, index) => {
+              const [upper, sep] = spelling[index] ?? [false, ''];
+              return `${index > 0 ? sep : ''}${upper ? char.toUpperCase() : char}`;
+            })
+            .join('');
+          expect(isSecretQueryKey(`${before}${spelled}${after}`)).toBe(true);
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 
   it('documents its lists as lowercase alphanumeric names', () => {
