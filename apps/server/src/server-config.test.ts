@@ -36,6 +36,7 @@ describe('loadServerConfig', () => {
         keepAliveTimeoutMs: 5_000,
         maxConnectionsPerPeer: 64,
         maxRequestBytes: 16_384,
+        visibilityProofTtlS: 60,
       },
     });
   });
@@ -64,6 +65,7 @@ describe('loadServerConfig', () => {
       RELAY_KEEP_ALIVE_TIMEOUT_MS: '1500',
       RELAY_MAX_CONNECTIONS_PER_PEER: '0',
       RELAY_MAX_REQUEST_BYTES: '32768',
+      RELAY_VISIBILITY_PROOF_TTL_S: '15',
     });
     expect(result.ok && result.value).toMatchObject({
       host: '0.0.0.0',
@@ -86,6 +88,7 @@ describe('loadServerConfig', () => {
       keepAliveTimeoutMs: 1500,
       maxConnectionsPerPeer: 0,
       maxRequestBytes: 32_768,
+      visibilityProofTtlS: 15,
     });
   });
 
@@ -137,6 +140,9 @@ describe('loadServerConfig', () => {
     ['RELAY_MAX_CONNECTIONS_PER_PEER', 'many'],
     ['RELAY_MAX_REQUEST_BYTES', '1023'],
     ['RELAY_MAX_REQUEST_BYTES', '16KiB'],
+    ['RELAY_VISIBILITY_PROOF_TTL_S', '0'],
+    ['RELAY_VISIBILITY_PROOF_TTL_S', '61'],
+    ['RELAY_VISIBILITY_PROOF_TTL_S', '1m'],
   ])('rejects %s=%j, naming the variable but not the value', (variable, value) => {
     const result = loadServerConfig({ [variable]: value });
     expect(result.ok).toBe(false);

@@ -23,6 +23,9 @@ export const DEFAULT_MAX_CONNECTIONS_PER_PEER = 64;
 /** Default of RELAY_MAX_REQUEST_BYTES: request bodies (the string-rewrite PUT has its own). */
 export const DEFAULT_MAX_REQUEST_BYTES = DEFAULT_BODY_MAX_BYTES;
 
+/** Default of RELAY_VISIBILITY_PROOF_TTL_S: a public-visibility proof is reused for 60 s. */
+export const DEFAULT_VISIBILITY_PROOF_TTL_S = 60;
+
 /** The server's configuration, read from the environment of DESIGN.md §3. */
 export interface ServerConfig {
   readonly host: string;
@@ -56,6 +59,8 @@ export interface ServerConfig {
   readonly maxConnectionsPerPeer: number;
   /** The largest request body read, bytes (the string-rewrite PUT keeps its 65,536). */
   readonly maxRequestBytes: number;
+  /** How long a public-visibility proof is reused, seconds (1-60). */
+  readonly visibilityProofTtlS: number;
 }
 
 /** Why the environment is unusable: the variable and what it expects, never its value. */
@@ -118,6 +123,14 @@ export function loadServerConfig(env: Env): Result<ServerConfig, ConfigError> {
   if (!maxResponseBytes.ok) return maxResponseBytes;
   const requestTimeoutMs = integer('REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS, 100, 600_000);
   if (!requestTimeoutMs.ok) return requestTimeoutMs;
+  // A repository that turns private is refused within this bound: never longer than a minute.
+  const visibilityProofTtlS = integer(
+    'RELAY_VISIBILITY_PROOF_TTL_S',
+    DEFAULT_VISIBILITY_PROOF_TTL_S,
+    1,
+    60,
+  );
+  if (!visibilityProofTtlS.ok) return visibilityProofTtlS;
   const requestBodyTimeoutMs = integer(
     'RELAY_REQUEST_BODY_TIMEOUT_MS',
     DEFAULT_REQUEST_BODY_TIMEOUT_MS,
@@ -257,6 +270,7 @@ export function loadServerConfig(env: Env): Result<ServerConfig, ConfigError> {
     keepAliveTimeoutMs: keepAliveTimeoutMs.value,
     maxConnectionsPerPeer: maxConnectionsPerPeer.value,
     maxRequestBytes: maxRequestBytes.value,
+    visibilityProofTtlS: visibilityProofTtlS.value,
   });
 }
 

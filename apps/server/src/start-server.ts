@@ -140,19 +140,10 @@ export async function startServer(
       }
       return cooling;
     },
+    // Provisioning selects the pool's identities over the relay's coordinator (shared cooldowns).
     ...(readSecret === undefined
       ? {}
-      : {
-          resolvePoolAuthorization: async (poolId: string) => {
-            const identities = await services.identities.list(poolId);
-            for (const identity of identities) {
-              if (identity.kind !== 'pat') continue;
-              const secret = await readSecret(identity.secret_ref);
-              if (secret !== undefined) return `Bearer ${secret}`;
-            }
-            return undefined;
-          },
-        }),
+      : { poolIdentities: { coordinator, resolveSecret: readSecret } }),
   });
   // Caller lookups (token owner, grant) are reused for up to 5 s, dropped at every admin write
   // and at every commit by another connection: see caller-lookup-cache.ts.
@@ -172,6 +163,7 @@ export async function startServer(
     forgeAppId: config.forgeAppId,
     forgeApiUrl: config.forgeApiUrl,
     maxResponseBytes: config.maxResponseBytes,
+    visibilityProofTtlMs: config.visibilityProofTtlS * 1000,
   });
   const relay = createRelayPipeline(relayDeps);
 
