@@ -49,6 +49,12 @@ export type { AccessLogEntry } from './http/access-log.js';
 export { createOverloadGuard } from './http/overload-guard.js';
 export type { OverloadGuard, OverloadGuardOptions } from './http/overload-guard.js';
 export { DEFAULT_BODY_MAX_BYTES, readJsonBody, readJsonText } from './http/json-body-reader.js';
+export { limitConnectionsPerPeer, toHttpServerOptions } from './http/http-server-limits.js';
+export type {
+  HttpServerLimits,
+  PeerConnectionLimit,
+  PeerConnectionLimitOptions,
+} from './http/http-server-limits.js';
 
 // Audit
 export type { AuditCacheResult, AuditRecord } from './audit/audit-record.js';
@@ -109,6 +115,7 @@ export type {
   RelayPipelineOutcome,
 } from './pipeline/relay-pipeline.js';
 export { RELAY_REQUEST_PATH, createRelayRoute } from './pipeline/relay-route.js';
+export type { RelayRouteOptions } from './pipeline/relay-route.js';
 export { createRelayPipelineDeps } from './pipeline/pipeline-wiring.js';
 export type { RelayPipelineWiring } from './pipeline/pipeline-wiring.js';
 export { failWith, fallBackLocal } from './pipeline/pipeline-failure.js';
