@@ -29,6 +29,19 @@ export const GIST_ID_PATTERN = /^[0-9a-fA-F]{1,64}$/;
 /** A license key (`mit`, `apache-2.0`, `bsd-3-clause-clear`, `0bsd`, …). */
 export const LICENSE_KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9.+-]{0,63}$/;
 
+/**
+ * Whether a decoded parameter holds a control character: C0 (U+0000–U+001F), DEL (U+007F) or
+ * C1 (U+0080–U+009F). No forge name has one: git refuses them in ref names, and a line feed or
+ * carriage return in a decoded parameter could split a line at whatever logs or forwards it.
+ */
+export function hasControlCharacter(decoded: string): boolean {
+  for (let index = 0; index < decoded.length; index += 1) {
+    const code = decoded.charCodeAt(index);
+    if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return true;
+  }
+  return false;
+}
+
 /** Whether `value` is a forge login. */
 export function isLogin(value: string): boolean {
   return LOGIN_PATTERN.test(value);

@@ -27,6 +27,8 @@ describe('validatePath accepts real GitHub paths', () => {
     [`${R}/branches/feature%2Flogin/protection`],
     [`${R}/branches/feature%2flogin/protection/restrictions/users`],
     [`${R}/rules/branches/release%2Fv2`],
+    [`${R}/branches/caf%C3%A9%C2%A0x/protection`],
+    [`${R}/contents/a%0Ab.txt`],
     ['/users/octocat'],
     ['/gitignore/templates/C++'],
   ])('%s', (path) => {
@@ -105,8 +107,50 @@ describe('validatePath rejects with the rule broken', () => {
     [`${R}/rules/branches/a%2F..%2Fb`, 'dot_dot'],
     [`${R}/branches/main/protection/admin%2Fx`, 'encoded_slash'],
     ['/repos/octocat%2Fx/Hello-World/branches/main/protection', 'encoded_slash'],
+    // SPEC.md rule 10: decoded structural checks of a native-protection branch
+    [`${R}/branches/a%2Fb%0A/protection`, 'encoded_control_character'],
+    [`${R}/branches/ab%0A/protection`, 'encoded_control_character'],
+    [`${R}/branches/main%0D%0AX-Injected:1/protection`, 'encoded_control_character'],
+    [`${R}/branches/a%09b/protection/enforce_admins`, 'encoded_control_character'],
+    [`${R}/branches/a%1Bb/protection/restrictions/users`, 'encoded_control_character'],
+    [`${R}/branches/a%7Fb/protection`, 'encoded_control_character'],
+    [`${R}/branches/a%C2%80b/protection`, 'encoded_control_character'],
+    [`${R}/branches/a%C2%85b/protection`, 'encoded_control_character'],
+    [`${R}/branches/a%c2%9fb/protection`, 'encoded_control_character'],
+    [
+      `${R}/branches/a%2Fb/c%0a/protection/required_status_checks/contexts`,
+      'encoded_control_character',
+    ],
+    [`${R}/rules/branches/release%2Fv2%0A`, 'encoded_control_character'],
+    [`${R}/rules/branches/a%0Db`, 'encoded_control_character'],
   ])('%j → %s', (path, rule) => {
     expect(validatePath(path)).toEqual({ ok: false, code: 'invalid_path', rule });
+  });
+
+  it('refuses every decoded control character in a native-protection branch, and only there', () => {
+    const control = fc.oneof(
+      fc.integer({ min: 0x01, max: 0x1f }),
+      fc.constant(0x7f),
+      fc.integer({ min: 0x80, max: 0x9f }),
+    );
+    const shape = fc.constantFrom(
+      (branch: string) => `${R}/branches/${branch}/protection`,
+      (branch: string) => `${R}/branches/${branch}/protection/restrictions/apps`,
+      (branch: string) => `${R}/rules/branches/${branch}`,
+    );
+    fc.assert(
+      fc.property(control, shape, fc.boolean(), (code, pathOf, withSlash) => {
+        const escaped = encodeURIComponent(String.fromCharCode(code));
+        const branch = `${withSlash ? 'feature%2F' : ''}a${escaped}b`;
+        expect(validatePath(pathOf(branch))).toEqual({
+          ok: false,
+          code: 'invalid_path',
+          rule: 'encoded_control_character',
+        });
+        // Elsewhere such an escape stays encoded on the wire (SPEC.md: %09 stays %09).
+        expect(validatePath(`${R}/contents/a${escaped}b`)).toEqual({ ok: true });
+      }),
+    );
   });
 
   it('never echoes the path', () => {

@@ -1,6 +1,10 @@
 import { RELAY_PATH_MAX_LENGTH } from '@relay/protocol';
 import { matchNativeProtectionShape } from './native-protection.js';
-import { isLogin, isRepoName } from './param-patterns.js';
+import {
+  hasControlCharacter as hasDecodedControlCharacter,
+  isLogin,
+  isRepoName,
+} from './param-patterns.js';
 
 /**
  * The path rules, each a reason a path is rejected with 400 `invalid_path`. The order is the
@@ -25,6 +29,7 @@ export const PATH_RULES = [
   'dot_segment',
   'dot_dot',
   'encoded_slash',
+  'encoded_control_character',
   'unicode_lookalike',
   'host_change',
 ] as const;
@@ -136,17 +141,36 @@ function checkDots(path: string, segments: readonly string[]): PathRule | undefi
   return !prefix.includes('..') && isValidBasehead(basehead) ? undefined : 'dot_dot';
 }
 
-/** Ruling (b): `%2F` only in the branch of a native-protection shape, structurally sound. */
-function checkEncodedSlash(segments: readonly string[]): boolean {
+/**
+ * Ruling (b) and the decoded structural checks of a native-protection branch (SPEC.md rule 10:
+ * "encoded slashes are accepted only in these branch parameters after decoded structural
+ * checks"). `%2F` is accepted only in that branch, and only when the decoded branch has no
+ * empty, `.` or `..` segment; and the decoded branch must hold no control character (C0, DEL
+ * or C1: `%0A`, `%0D`, `%1B`, `%7F`, `%C2%85`, …), which no git ref name has.
+ */
+function checkProtectionBranch(
+  segments: readonly string[],
+  encodedSlash: boolean,
+): PathRule | undefined {
   const shape = matchNativeProtectionShape(segments);
-  if (shape?.branch === undefined) return false;
+  if (shape?.branch === undefined) return encodedSlash ? 'encoded_slash' : undefined;
   const branchStart = shape.kind === 'branch_rules' ? 5 : 4;
-  // Owner and repo matched their name patterns and the literals matched literally, so only the
-  // branch can hold the escape; the check below is the decoded structure of that branch.
-  if (segments.slice(0, branchStart).some((segment) => segment.includes('%'))) return false;
   const decoded = decodeOnce(shape.branch);
-  if (decoded === undefined) return false;
-  return decoded.split('/').every((part) => part !== '' && part !== '.' && part !== '..');
+  if (encodedSlash) {
+    // Owner and repo matched their name patterns and the literals matched literally, so only
+    // the branch can hold the escape; the check below is the decoded structure of that branch.
+    if (segments.slice(0, branchStart).some((segment) => segment.includes('%'))) {
+      return 'encoded_slash';
+    }
+    const parts = decoded?.split('/');
+    if (parts?.every((part) => part !== '' && part !== '.' && part !== '..') !== true) {
+      return 'encoded_slash';
+    }
+  }
+  if (decoded === undefined || hasDecodedControlCharacter(decoded)) {
+    return 'encoded_control_character';
+  }
+  return undefined;
 }
 
 /** NFKC (what a normalizing intermediary might apply) must not add structure to the path. */
@@ -175,7 +199,8 @@ function changesOnJoin(path: string): boolean {
  *
  * Rulings where SPEC.md's text conflicts with GitHub: `..` is allowed only as the separator
  * inside the compare route's {basehead}; `%2F` only inside the branch of a native-protection
- * shape, after decoded structural checks.
+ * shape, after decoded structural checks, which also refuse a decoded control character in
+ * that branch (`encoded_control_character`).
  *
  * @param path - the `path` of a relay request, as sent.
  * @returns `{ ok: true }`, or `{ ok: false, code: 'invalid_path', rule }` naming the first
@@ -204,7 +229,11 @@ export function validatePath(path: string): PathValidation {
   const segments = path === '/' ? [] : path.slice(1).split('/');
   const dots = checkDots(path, segments);
   if (dots !== undefined) return invalid(dots);
-  if (escapes.encodedSlash && !checkEncodedSlash(segments)) return invalid('encoded_slash');
+  // Without an escape, the decoded branch is the raw one: already free of control characters.
+  const branch = path.includes('%')
+    ? checkProtectionBranch(segments, escapes.encodedSlash)
+    : undefined;
+  if (branch !== undefined) return invalid(branch);
   if (changesUnderNormalization(decoded)) return invalid('unicode_lookalike');
   if (changesOnJoin(path)) return invalid('host_change');
   return VALID;

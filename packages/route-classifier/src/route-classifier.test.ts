@@ -148,6 +148,18 @@ describe('native-protection shapes (SPEC.md rule 10)', () => {
   });
 
   it.each([
+    `${R}/branches/a%2Fb%0A/protection`,
+    `${R}/branches/main%0D%0A/protection/enforce_admins`,
+    `${R}/branches/a%C2%85b/protection`,
+    `${R}/rules/branches/release%2Fv2%0A`,
+  ])('a decoded control character in the branch → 400 invalid_path: %s', (path) => {
+    expect(get(path)).toEqual({
+      ok: false,
+      error: { code: 'invalid_path', rule: 'encoded_control_character' },
+    });
+  });
+
+  it.each([
     [`${R}/branches/main/protection/admin`],
     [`${R}/branches/main/protection/required_status_checks/checks`],
     [`${R}/branches/main/protection/restrictions/bots`],
