@@ -4,28 +4,42 @@ import type { Result } from '@relay/protocol';
 /** Sends one GET (the path given) on a lane chosen by the pipeline. */
 export type LaneRead = (path: string) => Promise<Result<ForgeResponse, ForgeTransportError>>;
 
-/**
- * The job-log preflight: whether the job whose log is read has completed, from its public job
- * metadata (`GET /repos/{owner}/{repo}/actions/jobs/{job_id}`). Only a completed job's log is
- * immutable and may be cached for seven days; a failed preflight answers false, so the log is
- * fetched directly and not cached.
- *
- * @param read - sends the metadata request
- * @param logPath - the job-log path (`…/actions/jobs/{job_id}/logs`)
- */
-export async function isJobCompleted(read: LaneRead, logPath: string): Promise<boolean> {
-  if (!logPath.endsWith('/logs')) return false;
-  const result = await read(logPath.slice(0, -'/logs'.length));
+/** The JSON object of a 200 answer, if it is one. */
+function objectOf(
+  result: Result<ForgeResponse, ForgeTransportError>,
+): Record<string, unknown> | undefined {
   if (!result.ok || result.value.status !== 200 || result.value.body.encoding !== 'json') {
-    return false;
+    return undefined;
   }
-  const job = result.value.body.body;
-  return (
-    typeof job === 'object' &&
-    job !== null &&
-    !Array.isArray(job) &&
-    (job as Record<string, unknown>).status === 'completed'
-  );
+  const body = result.value.body.body;
+  return typeof body === 'object' && body !== null && !Array.isArray(body)
+    ? (body as Record<string, unknown>)
+    : undefined;
+}
+
+const JOB_LOG_PATH = /^(\/repos\/[^/]+\/[^/]+)\/actions\/jobs\/[^/]+\/logs$/;
+
+/**
+ * The job-log preflight: whether the run that owns the job whose log is read has completed
+ * (SPEC.md: job logs are cached "only after the owning run completes"; a job completes before
+ * its run, and a re-run attempt of a completed run can still replace its logs). It reads the
+ * public job metadata (`GET /repos/{owner}/{repo}/actions/jobs/{job_id}`) for the job's `run_id`,
+ * then the run (`GET /repos/{owner}/{repo}/actions/runs/{run_id}`): the log is cacheable only when
+ * both say `completed`. Any failed or unexpected answer answers false, so the log is fetched
+ * directly and not cached.
+ *
+ * @param read - sends each metadata request
+ * @param logPath - the job-log path (`/repos/{owner}/{repo}/actions/jobs/{job_id}/logs`)
+ */
+export async function isRunCompleted(read: LaneRead, logPath: string): Promise<boolean> {
+  const repoPath = JOB_LOG_PATH.exec(logPath)?.[1];
+  if (repoPath === undefined) return false;
+  const job = objectOf(await read(logPath.slice(0, -'/logs'.length)));
+  if (job?.status !== 'completed') return false;
+  const runId = job.run_id;
+  if (typeof runId !== 'number' || !Number.isSafeInteger(runId) || runId <= 0) return false;
+  const run = objectOf(await read(`${repoPath}/actions/runs/${String(runId)}`));
+  return run?.status === 'completed';
 }
 
 /**

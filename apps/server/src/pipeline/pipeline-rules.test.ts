@@ -2,7 +2,7 @@ import { createTransportError } from '@relay/forge-transport';
 import { err, ok } from '@relay/protocol';
 import { describe, expect, it } from 'vitest';
 import { forgeResponse } from './__fixtures__/forge-responses.js';
-import { isJobCompleted, judgeLogProbe } from './job-log-checks.js';
+import { isRunCompleted, judgeLogProbe } from './job-log-checks.js';
 import { toPublicProfile } from './public-profile-filter.js';
 import { toResourceBucket, toRouteKey } from './route-identity.js';
 import { judgeAnonymousAnswer } from './token-free-lanes.js';
@@ -145,14 +145,65 @@ describe('transport failures', () => {
 });
 
 describe('job logs', () => {
-  const read = (answer: ReturnType<typeof forgeResponse>) => () => Promise.resolve(ok(answer));
+  const LOG = '/repos/a/b/actions/jobs/1/logs';
+  /** Answers the job read, then the run read; records the paths asked. */
+  const reads = (job: ReturnType<typeof forgeResponse>, run?: ReturnType<typeof forgeResponse>) => {
+    const asked: string[] = [];
+    const read = (path: string) => {
+      asked.push(path);
+      return Promise.resolve(ok(asked.length === 1 ? job : (run ?? forgeResponse(404, null))));
+    };
+    return { read, asked };
+  };
+  const completedRun = forgeResponse(200, { id: 7, status: 'completed' });
   it.each([
-    [forgeResponse(200, { status: 'completed' }), true],
-    [forgeResponse(200, { status: 'in_progress' }), false],
-    [forgeResponse(404, { status: 'completed' }), false],
-    [forgeResponse(200, ['completed']), false],
-  ])('preflight %#', async (answer, completed) => {
-    expect(await isJobCompleted(read(answer), '/repos/a/b/actions/jobs/1/logs')).toBe(completed);
+    [
+      'job and run completed',
+      forgeResponse(200, { status: 'completed', run_id: 7 }),
+      completedRun,
+      true,
+    ],
+    [
+      'job completed, run still in progress (another job runs)',
+      forgeResponse(200, { status: 'completed', run_id: 7 }),
+      forgeResponse(200, { id: 7, status: 'in_progress' }),
+      false,
+    ],
+    [
+      'job in progress',
+      forgeResponse(200, { status: 'in_progress', run_id: 7 }),
+      completedRun,
+      false,
+    ],
+    ['job without run_id', forgeResponse(200, { status: 'completed' }), completedRun, false],
+    [
+      'job run_id not an integer',
+      forgeResponse(200, { status: 'completed', run_id: '7' }),
+      completedRun,
+      false,
+    ],
+    ['job 404', forgeResponse(404, { status: 'completed' }), completedRun, false],
+    [
+      'run 404',
+      forgeResponse(200, { status: 'completed', run_id: 7 }),
+      forgeResponse(404, null),
+      false,
+    ],
+    ['job body an array', forgeResponse(200, ['completed']), completedRun, false],
+  ])('preflight: %s', async (_name, job, run, completed) => {
+    const { read, asked } = reads(job, run);
+    expect(await isRunCompleted(read, LOG)).toBe(completed);
+    if (asked.length === 2)
+      expect(asked).toEqual(['/repos/a/b/actions/jobs/1', '/repos/a/b/actions/runs/7']);
+  });
+
+  it('preflight of a path that is not a job log answers false without a read', async () => {
+    const { read, asked } = reads(
+      forgeResponse(200, { status: 'completed', run_id: 7 }),
+      completedRun,
+    );
+    expect(await isRunCompleted(read, '/repos/a/b/actions/jobs/1')).toBe(false);
+    expect(asked).toEqual([]);
   });
 
   it.each([

@@ -26,7 +26,7 @@ import {
 import { classify, type ClassifiedRoute, type ClassifyError } from '@relay/route-classifier';
 import type { AuditRecord } from '../audit/audit-record.js';
 import { buildEnvelope, type EnvelopeAnswer, type EnvelopeFacts } from './envelope-builder.js';
-import { isJobCompleted, judgeLogProbe } from './job-log-checks.js';
+import { isRunCompleted, judgeLogProbe } from './job-log-checks.js';
 import { failWith, fallBackLocal, type PipelineFailure } from './pipeline-failure.js';
 import type { PoolPolicyCache } from './pool-policy-cache.js';
 import { screenAnswer } from './public-only-screen.js';
@@ -473,7 +473,7 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
     if (decision.kind === 'bypass' && decision.reason === 'log') {
       // A job log without a usable entry is cacheable only once its run completed: the preflight.
       // A failed preflight leaves it uncached and fetched directly.
-      hints = { ...hints, runCompleted: await isJobCompleted(anonymousRead, route.upstreamPath) };
+      hints = { ...hints, runCompleted: await isRunCompleted(anonymousRead, route.upstreamPath) };
       decision = lookup();
     }
     trace.cacheable = decision.kind !== 'bypass';

@@ -58,6 +58,29 @@ describe('1. job logs', () => {
     expect(logHost.every((r) => r.credential === 'anonymous')).toBe(true);
   });
 
+  it('a completed job of a run still in progress: fetched, not cached (the run must complete)', async () => {
+    const { run, jobs } = h.sim.world.addRun({
+      owner: org,
+      repo: publicRepo,
+      workflow: h.ids.workflowId,
+      ref: 'main',
+      event: 'push',
+      status: 'in_progress',
+      jobs: [
+        { name: 'lint', status: 'completed', log: 'lint ok\n' },
+        { name: 'test', log: 'testing...\n' },
+      ],
+    });
+    const donePath = `${REPO}/actions/jobs/${String(jobs[0]?.id)}/logs`;
+    const first = await h.relay({ path: donePath });
+    expect(first.json).toMatchObject({ body: 'lint ok\n', relay: { cache: 'bypass' } });
+    expect((await h.relay({ path: donePath })).json.relay.cache).toBe('bypass');
+    // The run completes: from now on the log is immutable and cached.
+    h.sim.world.completeRun(org, publicRepo, run.id);
+    expect((await h.relay({ path: donePath })).json.relay.cache).toBe('miss');
+    expect((await h.relay({ path: donePath })).json.relay.cache).toBe('hit');
+  });
+
   it('a completed run: cached for seven days, then an authenticated existence probe after an hour', async () => {
     const miss = await h.relay({ path: logPath() });
     expect(miss.json.relay).toMatchObject({ cache: 'miss', cacheable: true });
