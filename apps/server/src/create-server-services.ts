@@ -1,7 +1,9 @@
 import { randomBytes as nodeRandomBytes, randomUUID } from 'node:crypto';
 import type { ForgeTransport } from '@relay/forge-transport';
+import type { Coordinator, SecretResolver } from '@relay/identity-pool';
 import type { RandomBytes } from './auth/caller-token.js';
 import { createForgeAccountClient } from './forge/forge-account-client.js';
+import { createPoolIdentityLanes } from './forge/pool-identity-lanes.js';
 import { createOverloadGuard, type OverloadGuardOptions } from './http/overload-guard.js';
 import {
   createEngineRewriteCheck,
@@ -35,7 +37,14 @@ export interface ServerServicesOptions {
   readonly createRewriteCheck?: RewriteCheckFactory;
   /** Backpressure bounds. */
   readonly overload?: OverloadGuardOptions;
-  readonly resolvePoolAuthorization?: ServerServices['resolvePoolAuthorization'];
+  /**
+   * The relay's coordinator and secrets: provisioning's forge reads then select the target
+   * pool's PAT identities as relay requests do. Without it they are anonymous.
+   */
+  readonly poolIdentities?: {
+    readonly coordinator: Coordinator;
+    readonly resolveSecret: SecretResolver;
+  };
   readonly countCoolingDown?: ServerServices['countCoolingDown'];
   readonly countCacheEntries?: ServerServices['countCacheEntries'];
 }
@@ -53,23 +62,32 @@ export function createServerServices(
 ): ServerServices {
   const createId =
     options.createId ?? ((prefix: string) => `${prefix}_${randomUUID().replaceAll('-', '')}`);
+  const now = options.now ?? Date.now;
+  const identities = createIdentityStore(database.db);
   return {
     settings: options.settings,
     db: database.db,
     callers: createCallerStore(database.db, { createId }),
-    identities: createIdentityStore(database.db),
+    identities,
     stringRewrites: createStringRewriteStore(database.db, {
       externalChangeVersion: () => database.externalChangeVersion(),
     }),
     forgeAccounts: createForgeAccountClient(options.transport),
-    now: options.now ?? Date.now,
+    now,
     randomBytes: options.randomBytes ?? nodeRandomBytes,
     parsePolicyUpdate: options.parsePolicyUpdate ?? parseEnginePolicyUpdate,
     createRewriteCheck: options.createRewriteCheck ?? createEngineRewriteCheck,
     overload: createOverloadGuard(options.overload),
-    ...(options.resolvePoolAuthorization === undefined
+    ...(options.poolIdentities === undefined
       ? {}
-      : { resolvePoolAuthorization: options.resolvePoolAuthorization }),
+      : {
+          poolIdentityLane: createPoolIdentityLanes({
+            identities,
+            coordinator: options.poolIdentities.coordinator,
+            resolveSecret: options.poolIdentities.resolveSecret,
+            now,
+          }),
+        }),
     ...(options.countCoolingDown === undefined
       ? {}
       : { countCoolingDown: options.countCoolingDown }),

@@ -3,6 +3,7 @@ import type { Result, StringRewriteRule } from '@relay/protocol';
 import type { Kysely } from 'kysely';
 import type { RandomBytes } from './auth/caller-token.js';
 import type { ForgeAccountClient } from './forge/forge-account-client.js';
+import type { PoolIdentityLane } from './forge/pooled-identity-read.js';
 import type { OverloadGuard } from './http/overload-guard.js';
 import type { CallerStore } from './storage/caller-store.js';
 import type { DatabaseSchema } from './storage/database-schema.js';
@@ -61,10 +62,11 @@ export interface ServerServices {
   /** Backpressure of the database-backed surfaces. */
   readonly overload: OverloadGuard;
   /**
-   * The Authorization value of an identity of `poolId` for the provisioning membership check,
-   * or undefined (the anonymous public-members check is used then).
+   * The identities of `poolId` for provisioning's forge reads (GET /users/{login} and the
+   * organization member check), with the identity pool that selects among them as relay
+   * requests do. Undefined: those reads are anonymous (the public-members check).
    */
-  readonly resolvePoolAuthorization?: (poolId: string) => Promise<string | undefined>;
+  readonly poolIdentityLane?: (poolId: string) => Promise<PoolIdentityLane>;
   /** How many of these identities cool down globally now (the Coordinator). Default: none. */
   readonly countCoolingDown?: (identityIds: readonly string[]) => Promise<number>;
   /** Entries of the shared cache. Default: 0. */

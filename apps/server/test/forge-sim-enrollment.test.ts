@@ -6,6 +6,7 @@ import {
   callerProvisioningResponseSchema,
   errorBodySchema,
   loginResponseSchema,
+  poolHealthSchema,
 } from '@relay/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadServerConfig, startServer, type RunningServer } from '../src/index.js';
@@ -141,5 +142,66 @@ describe('relay-server against the simulated forge', () => {
     expect(withIdentity.status).toBe(201);
     const check = sim.requests.find({ path: '/orgs/acme/members/bob' });
     expect(check.at(-1)?.status).toBe(204);
+  });
+
+  it('provisions through the next identity when the highest-weight one is revoked, which then cools down', async () => {
+    const top = sim.tokens.addPat({ login: 'alice' });
+    const next = sim.tokens.addPat({ login: 'alice' });
+    secrets.TOP_PAT = top.token;
+    secrets.NEXT_PAT = next.token;
+    for (const [id, secretRef, weight] of [
+      ['top-pat', 'TOP_PAT', 500],
+      ['next-pat', 'NEXT_PAT', 100],
+    ] as const) {
+      const registered = await post(
+        '/v1/admin/pools/ops/identities',
+        {
+          id,
+          kind: 'pat',
+          login: 'alice',
+          secret_ref: secretRef,
+          scopes: [{ owner: 'acme' }],
+          weight,
+        },
+        ADMIN,
+      );
+      expect(registered.status).toBe(201);
+    }
+    sim.tokens.revoke(top.token);
+
+    // bob's membership is private: only an identity can prove it.
+    const response = await post(
+      '/v1/admin/callers',
+      { pool: 'ops', forge_login: 'bob', name: 'ci' },
+      ADMIN,
+    );
+    expect(response.status).toBe(201);
+    const body = callerProvisioningResponseSchema.parse(await response.json());
+    expect(body).toMatchObject({ login: 'bob', pool: 'ops' });
+
+    // The revoked identity was tried first (highest weight), refused, and not tried again.
+    expect(sim.requests.find({ credential: top.id }).map((r) => [r.path, r.status])).toEqual([
+      ['/users/bob', 401],
+    ]);
+    expect(sim.requests.find({ credential: next.id }).map((r) => [r.path, r.status])).toEqual([
+      ['/users/bob', 200],
+      ['/orgs/acme/members/bob', 204],
+    ]);
+    const health = await fetch(`${server.url}/v1/pools/ops/health`, {
+      headers: { authorization: `Bearer ${body.token}` },
+    });
+    expect(poolHealthSchema.parse(await health.json())).toMatchObject({
+      identities_total: 2,
+      identities_cooling_down: 1,
+    });
+
+    // A second provisioning skips the cooling identity at once.
+    const again = await post(
+      '/v1/admin/callers',
+      { pool: 'ops', forge_login: 'bob', name: 'ci-2' },
+      ADMIN,
+    );
+    expect(again.status).toBe(201);
+    expect(sim.requests.count({ credential: top.id })).toBe(1);
   });
 });

@@ -5,6 +5,7 @@ import type {
   ForgeTransportError,
   RewriteCheck,
 } from '@relay/forge-transport';
+import type { UpstreamOutcome } from '@relay/identity-pool';
 
 /** A forge account: its immutable id and current login. */
 export interface ForgeAccount {
@@ -31,6 +32,17 @@ export interface ForgeAccountError {
   readonly code: ForgeAccountErrorCode;
 }
 
+/**
+ * A forge call and what the forge showed of it: the `outcome` a pooled identity's health
+ * feedback reads (the status and headers of an answer, or a timeout or unreachable forge), or
+ * undefined when the forge was not reached or its answer says nothing of the identity (a
+ * rewrite denial, a refused redirect, a body over the cap).
+ */
+export interface ObservedForgeCall<T> {
+  readonly result: Result<T, ForgeAccountError>;
+  readonly outcome: UpstreamOutcome | undefined;
+}
+
 /** The forge calls of login and provisioning. Every call runs the given rewrite check. */
 export interface ForgeAccountClient {
   /** GET /user with the account's own token. */
@@ -44,12 +56,16 @@ export interface ForgeAccountClient {
     org: string,
     rewriteCheck: RewriteCheck,
   ): Promise<Result<MembershipState, ForgeAccountError>>;
-  /** GET /users/{login}; undefined when there is no such account. */
+  /**
+   * GET /users/{login} (anonymous, or with a pooled identity's `authorization`); undefined when
+   * there is no such account. A 401 is `forge_unreachable`: the identity's credential, not the
+   * account, was refused.
+   */
   getUser(
     login: string,
     rewriteCheck: RewriteCheck,
     authorization?: string,
-  ): Promise<Result<ForgeAccount | undefined, ForgeAccountError>>;
+  ): Promise<ObservedForgeCall<ForgeAccount | undefined>>;
   /**
    * Whether `login` is a member of `org`: GET /orgs/{org}/members/{login} with an
    * `authorization` of an identity, else the anonymous GET /orgs/{org}/public_members/{login}.
@@ -59,7 +75,7 @@ export interface ForgeAccountClient {
     login: string,
     rewriteCheck: RewriteCheck,
     authorization?: string,
-  ): Promise<Result<boolean, ForgeAccountError>>;
+  ): Promise<ObservedForgeCall<boolean>>;
 }
 
 const ACCEPT = { accept: 'application/vnd.github+json' };
@@ -80,6 +96,27 @@ function mapTransportError(error: ForgeTransportError): ForgeAccountError {
   }
 }
 
+const TRANSIENT_TRANSPORT_ERRORS: readonly ForgeTransportError['code'][] = [
+  'forge_timeout',
+  'forge_unreachable',
+];
+
+/**
+ * What a transport result tells the identity pool: the answer's status and headers, a
+ * transport failure (timeout, unreachable), or nothing (the forge was not reached, or the
+ * failure is the relay's own: rewrite denial, refused redirect, size cap).
+ */
+function toUpstreamOutcome(
+  result: Result<ForgeResponse, ForgeTransportError>,
+): UpstreamOutcome | undefined {
+  if (result.ok) {
+    return { kind: 'response', status: result.value.status, headers: result.value.headers };
+  }
+  return TRANSIENT_TRANSPORT_ERRORS.includes(result.error.code)
+    ? { kind: 'transport_error' }
+    : undefined;
+}
+
 function readAccount(response: ForgeResponse): ForgeAccount | undefined {
   if (response.body.encoding !== 'json') return undefined;
   const body = response.body.body;
@@ -88,6 +125,28 @@ function readAccount(response: ForgeResponse): ForgeAccount | undefined {
   if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0) return undefined;
   if (typeof login !== 'string' || login.length === 0) return undefined;
   return { id, login };
+}
+
+function readUserAnswer(
+  result: Result<ForgeResponse, ForgeTransportError>,
+): Result<ForgeAccount | undefined, ForgeAccountError> {
+  if (!result.ok) return err(mapTransportError(result.error));
+  if (result.value.status === 404) return ok(undefined);
+  const account = result.value.status === 200 ? readAccount(result.value) : undefined;
+  return account === undefined ? err({ code: 'forge_unreachable' }) : ok(account);
+}
+
+function readMembershipAnswer(
+  result: Result<ForgeResponse, ForgeTransportError>,
+): Result<boolean, ForgeAccountError> {
+  if (!result.ok) {
+    // 302: the identity cannot see the organization's private members.
+    if (result.error.code === 'forge_redirect_denied') return ok(false);
+    return err(mapTransportError(result.error));
+  }
+  if (result.value.status === 204) return ok(true);
+  if ([302, 403, 404].includes(result.value.status)) return ok(false);
+  return err({ code: 'forge_unreachable' });
 }
 
 /**
@@ -132,24 +191,14 @@ export function createForgeAccountClient(transport: ForgeTransport): ForgeAccoun
 
     async getUser(login, rewriteCheck, authorization) {
       const result = await get(`/users/${encodeURIComponent(login)}`, rewriteCheck, authorization);
-      if (!result.ok) return err(mapTransportError(result.error));
-      if (result.value.status === 404) return ok(undefined);
-      const account = result.value.status === 200 ? readAccount(result.value) : undefined;
-      return account === undefined ? err({ code: 'forge_unreachable' }) : ok(account);
+      return { result: readUserAnswer(result), outcome: toUpstreamOutcome(result) };
     },
 
     async isOrgMember(org, login, rewriteCheck, authorization) {
       const segment = authorization === undefined ? 'public_members' : 'members';
       const path = `/orgs/${encodeURIComponent(org)}/${segment}/${encodeURIComponent(login)}`;
       const result = await get(path, rewriteCheck, authorization);
-      if (!result.ok) {
-        // 302: the identity cannot see the organization's private members.
-        if (result.error.code === 'forge_redirect_denied') return ok(false);
-        return err(mapTransportError(result.error));
-      }
-      if (result.value.status === 204) return ok(true);
-      if ([302, 403, 404].includes(result.value.status)) return ok(false);
-      return err({ code: 'forge_unreachable' });
+      return { result: readMembershipAnswer(result), outcome: toUpstreamOutcome(result) };
     },
   };
 }

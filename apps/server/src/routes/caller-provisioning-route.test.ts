@@ -1,3 +1,4 @@
+import { createMemoryCoordinator } from '@relay/identity-pool';
 import { callerProvisioningResponseSchema } from '@relay/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -46,17 +47,30 @@ describe('POST /v1/admin/callers', () => {
     ]);
   });
 
-  it('proves membership with an identity of the target pool when one resolves', async () => {
-    const withIdentity = await createTestHarness({
+  /** A harness whose provisioning selects the pool's identities, with these secret bindings. */
+  async function withPoolIdentities(secrets: Record<string, string>) {
+    const clock = { now: Date.UTC(2030, 0, 1) };
+    const coordinator = createMemoryCoordinator({ now: () => clock.now });
+    const pooled = await createTestHarness({
       services: {
-        resolvePoolAuthorization: (pool) =>
-          Promise.resolve(pool === 'team' ? 'Bearer gho_reader' : undefined),
+        poolIdentities: { coordinator, resolveSecret: (name) => Promise.resolve(secrets[name]) },
       },
     });
+    const register = (body: Record<string, unknown>) =>
+      pooled.app.request(
+        '/v1/admin/pools/team/identities',
+        jsonRequest('POST', { kind: 'pat', login: 'reader', scopes: [], ...body }, ADMIN_TOKEN),
+      );
+    return { pooled, coordinator, register };
+  }
+
+  it('proves membership with an identity of the target pool when one resolves', async () => {
+    const { pooled, register } = await withPoolIdentities({ READER: 'gho_reader' });
     try {
-      addForgeAccount(withIdentity.forge, { id: 5, login: 'private-member', token: 't5' });
-      withIdentity.forge.orgReaders.add('gho_reader');
-      const response = await withIdentity.app.request(
+      expect((await register({ id: 'reader', secret_ref: 'READER' })).status).toBe(201);
+      addForgeAccount(pooled.forge, { id: 5, login: 'private-member', token: 't5' });
+      pooled.forge.orgReaders.add('gho_reader');
+      const response = await pooled.app.request(
         '/v1/admin/callers',
         jsonRequest(
           'POST',
@@ -65,10 +79,71 @@ describe('POST /v1/admin/callers', () => {
         ),
       );
       expect(response.status).toBe(201);
-      const membersCall = withIdentity.forge.seen.find((r) => r.path.includes('/members/'));
+      const membersCall = pooled.forge.seen.find((r) => r.path.includes('/members/'));
       expect(membersCall?.authorization).toBe('Bearer gho_reader');
     } finally {
-      await withIdentity.close();
+      await pooled.close();
+    }
+  });
+
+  it.each([
+    ['a missing secret binding', {}],
+    ['a malformed secret', { TOP: 'not a token' }],
+  ])(
+    'fails over from the highest-weight identity with %s to the next, which proves membership',
+    async (_what, topSecret: Record<string, string>) => {
+      const { pooled, coordinator, register } = await withPoolIdentities({
+        ...topSecret,
+        NEXT: 'gho_reader',
+      });
+      try {
+        expect((await register({ id: 'top', secret_ref: 'TOP', weight: 500 })).status).toBe(201);
+        expect((await register({ id: 'next', secret_ref: 'NEXT', weight: 100 })).status).toBe(201);
+        addForgeAccount(pooled.forge, { id: 5, login: 'private-member', token: 't5' });
+        pooled.forge.orgReaders.add('gho_reader');
+        const response = await pooled.app.request(
+          '/v1/admin/callers',
+          jsonRequest(
+            'POST',
+            { pool: 'team', forge_login: 'private-member', name: 'ci' },
+            ADMIN_TOKEN,
+          ),
+        );
+        expect(response.status).toBe(201);
+        expect(pooled.forge.seen.map((r) => [r.path, r.authorization])).toEqual([
+          ['/users/private-member', 'Bearer gho_reader'],
+          [`/orgs/${ORG}/members/private-member`, 'Bearer gho_reader'],
+        ]);
+        const cooldowns = await coordinator.listCooldowns(['top', 'next']);
+        expect(cooldowns.get('top')?.length).toBe(1);
+        expect(cooldowns.get('next') ?? []).toEqual([]);
+      } finally {
+        await pooled.close();
+      }
+    },
+  );
+
+  it('reads anonymously when the pool has no identity left', async () => {
+    const { pooled, register } = await withPoolIdentities({});
+    try {
+      expect((await register({ id: 'top', secret_ref: 'TOP' })).status).toBe(201);
+      addForgeAccount(pooled.forge, { id: 7, login: 'public-member', token: 't7' });
+      pooled.forge.publicMembers.add(`${ORG}/public-member`);
+      const response = await pooled.app.request(
+        '/v1/admin/callers',
+        jsonRequest(
+          'POST',
+          { pool: 'team', forge_login: 'public-member', name: 'ci' },
+          ADMIN_TOKEN,
+        ),
+      );
+      expect(response.status).toBe(201);
+      expect(pooled.forge.seen.map((r) => [r.path, r.authorization])).toEqual([
+        ['/users/public-member', undefined],
+        [`/orgs/${ORG}/public_members/public-member`, undefined],
+      ]);
+    } finally {
+      await pooled.close();
     }
   });
 
