@@ -13,7 +13,7 @@ function objectOf(
   }
   const body = result.value.body.body;
   return typeof body === 'object' && body !== null && !Array.isArray(body)
-    ? (body as Record<string, unknown>)
+    ? (body)
     : undefined;
 }
 
