@@ -12,7 +12,12 @@ export type AbortCategory =
   /** The input exceeds 1,048,576 UTF-8 bytes. */
   | 'input_too_large'
   /** An intermediate or final result exceeds 1,048,576 UTF-8 bytes. */
-  | 'output_too_large';
+  | 'output_too_large'
+  /**
+   * The input is not well-formed Unicode (it holds a lone surrogate): it has no single reading
+   * as code points or as UTF-8 (an encoder would send U+FFFD), so it cannot be checked as sent.
+   */
+  | 'invalid_unicode';
 
 /** The failure of `check` or `rewrite`; it carries no pattern, replacement or matched text. */
 export type GuardFailure =

@@ -5,6 +5,7 @@
 export const PATTERN_ERROR_CODES = [
   'pattern_too_large',
   'invalid_unicode',
+  'control_character',
   'matches_empty',
   'inline_flags',
   'lookaround',

@@ -101,6 +101,13 @@ describe('parsePattern: rejected constructs name the construct and its offset', 
     ['a{2,1001}', 'repeat_count_too_large', 1],
     ['(?:a{10}){101}', 'repeat_count_too_large', 9],
     ['((a{2}){2}){251}', 'repeat_count_too_large', 11],
+    ['a\\ b', 'unknown_escape', 1],
+    ['(?:\\b)+a', 'missing_repeat_argument', 6],
+    ['x(^)*a', 'missing_repeat_argument', 4],
+    ['a(?:$|\\B)?', 'missing_repeat_argument', 9],
+    ['ab\tc', 'control_character', 2],
+    ['[a\u007f]', 'control_character', 2],
+    ['\\\n', 'control_character', 1],
   ])('%s → %s at %d', (source, code, offset) => {
     expect(parsePattern(source)).toEqual({ ok: false, error: { code, offset } });
   });

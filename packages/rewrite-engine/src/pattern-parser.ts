@@ -183,7 +183,7 @@ class Parser {
   private parseQuantifiers(atom: PatternNode): PatternNode {
     if (!this.isQuantifierStart()) return atom;
     const quantifierStart = this.pos;
-    if (atom.type === 'assertion') {
+    if (isZeroWidthOnly(atom)) {
       throw new PatternSyntaxError('missing_repeat_argument', quantifierStart);
     }
     let min: number;
@@ -384,6 +384,39 @@ class Parser {
 }
 
 /**
+ * Whether a node can only ever match the empty string: an assertion (`^`, `$`, `\b`, `\B`), an
+ * empty group or alternative, `x{0}`, or groups, sequences and alternations of these. A
+ * quantifier on such a node (`\b*`, `(?:\b)+`, `(^)*`, `(?:$|\B)?`) repeats nothing, and RE2
+ * and JS `RegExp` disagree about some of them, so the rule language rejects it.
+ */
+function isZeroWidthOnly(node: PatternNode): boolean {
+  switch (node.type) {
+    case 'assertion':
+    case 'empty':
+      return true;
+    case 'literal':
+    case 'class':
+      return false;
+    case 'group':
+      return isZeroWidthOnly(node.child);
+    case 'repeat':
+      return node.max === 0 || isZeroWidthOnly(node.child);
+    case 'concat':
+    case 'alternate':
+      return node.children.every(isZeroWidthOnly);
+  }
+}
+
+/** The index of the first raw C0 control character (U+0000–U+001F) or DEL, or -1. */
+function findControlCharacter(source: string): number {
+  for (let index = 0; index < source.length; index++) {
+    const unit = source.charCodeAt(index);
+    if (unit < 0x20 || unit === 0x7f) return index;
+  }
+  return -1;
+}
+
+/**
  * The largest product of nested counted repetitions in a node, as RE2 bounds it: `{n,m}` counts
  * m (n when unbounded); `*`, `+` and `?` count 1.
  */
@@ -408,7 +441,11 @@ function repeatProduct(node: PatternNode): number {
 
 /**
  * Parses and validates one pattern of the rule language (SPEC.md "Policy rules"): a portable
- * RE2 subset, case-sensitive and leftmost-first, that never matches the empty input.
+ * RE2 subset, case-sensitive and leftmost-first, that never matches the empty input. Raw
+ * control characters (U+0000–U+001F, U+007F) are rejected (`control_character`): they are
+ * written as the escapes `\n`, `\r`, `\t`, `\f`, `\a`, `\v`. A quantifier on an operand that
+ * can only match empty (`\b*`, `(?:^)+`) is `missing_repeat_argument`; an escaped space (`\ `)
+ * is `unknown_escape` (a space is not punctuation).
  *
  * @param source - The pattern, with any JSON escaping already decoded.
  * @returns The syntax tree, or a {@link PatternError} naming the rejected construct and its
@@ -425,6 +462,9 @@ export function parsePattern(source: string): Result<ParsedPattern, PatternError
   }
   const lone = findLoneSurrogate(source);
   if (lone >= 0) return err({ code: 'invalid_unicode', offset: lone });
+  // Control characters are written as the escapes \n \r \t \f \a \v, never raw.
+  const control = findControlCharacter(source);
+  if (control >= 0) return err({ code: 'control_character', offset: control });
   let root: PatternNode;
   try {
     root = new Parser(source).parse();

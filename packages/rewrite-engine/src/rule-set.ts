@@ -9,7 +9,7 @@ import type { MatchStrategy, RuleMatcher } from './rule-matcher.js';
 import { exceedsDocumentLimit, validateRules } from './rule-validator.js';
 import type { ValidatedRule } from './rule-validator.js';
 import { hasTextAnchor, mayMatchEmpty, unconsumableAscii } from './pattern-analysis.js';
-import { exceedsUtf8Bytes, utf8ByteLength } from './text-encoding.js';
+import { exceedsUtf8Bytes, isWellFormedUnicode, utf8ByteLength } from './text-encoding.js';
 
 /** Options of {@link compileRules}. */
 export interface CompileRulesOptions {
@@ -30,7 +30,8 @@ export interface RuleSet {
    * Whether any active pattern matches `text` (request values, outgoing URLs and headers).
    *
    * @returns `ok` with the text unchanged; `blocked` (`pattern_match`) when a pattern matches;
-   *   `aborted` (`zero_width_match`, `input_too_large`).
+   *   `aborted` (`zero_width_match`, `input_too_large`, `invalid_unicode` for a text holding a
+   *   lone surrogate).
    */
   check(text: string): Result<string, GuardFailure>;
   /**
@@ -39,7 +40,8 @@ export interface RuleSet {
    * any remaining or newly created match.
    *
    * @returns `ok` with the rewritten text; `blocked` (`final_scan_match`); `aborted`
-   *   (`zero_width_match`, `input_too_large`, `output_too_large`).
+   *   (`zero_width_match`, `input_too_large`, `output_too_large`, `invalid_unicode` for a text
+   *   holding a lone surrogate).
    */
   rewrite(text: string): Result<string, GuardFailure>;
 }
@@ -78,6 +80,7 @@ const BLOCKED_FINAL: GuardFailure = { code: 'blocked', category: 'final_scan_mat
 const ZERO_WIDTH_ABORT: GuardFailure = { code: 'aborted', category: 'zero_width_match' };
 const INPUT_TOO_LARGE: GuardFailure = { code: 'aborted', category: 'input_too_large' };
 const OUTPUT_TOO_LARGE: GuardFailure = { code: 'aborted', category: 'output_too_large' };
+const INVALID_UNICODE: GuardFailure = { code: 'aborted', category: 'invalid_unicode' };
 
 class CompiledRuleSet implements RuleSet {
   constructor(
@@ -88,6 +91,7 @@ class CompiledRuleSet implements RuleSet {
 
   check(text: string): Result<string, GuardFailure> {
     if (exceedsUtf8Bytes(text, REWRITE_INPUT_MAX_BYTES)) return err(INPUT_TOO_LARGE);
+    if (!isWellFormedUnicode(text)) return err(INVALID_UNICODE);
     const failure = this.scan(text, BLOCKED_CHECK);
     return failure === null ? ok(text) : err(failure);
   }
@@ -97,6 +101,8 @@ class CompiledRuleSet implements RuleSet {
     // The UTF-8 size is counted once, then kept up to date from the replaced spans alone.
     let bytes = utf8ByteLength(text);
     if (bytes > REWRITE_INPUT_MAX_BYTES) return err(INPUT_TOO_LARGE);
+    // Replacements are well formed too, so no lone surrogate can appear later on.
+    if (!isWellFormedUnicode(text)) return err(INVALID_UNICODE);
     const chunks = this.split(text);
     for (const rule of this.compiled) {
       for (const [index, chunk] of chunks.entries()) {

@@ -4,6 +4,7 @@ import {
   countUtf8Bytes,
   exceedsUtf8Bytes,
   findLoneSurrogate,
+  isWellFormedUnicode,
   utf8ByteLength,
 } from './text-encoding.js';
 
@@ -39,5 +40,14 @@ describe('text encoding', () => {
     ['😀\ude00', 2],
   ])('lone surrogate in %j at %d', (text, index) => {
     expect(findLoneSurrogate(text)).toBe(index);
+    expect(isWellFormedUnicode(text)).toBe(index < 0);
+  });
+
+  it('isWellFormedUnicode agrees with the portable scan', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => {
+        expect(isWellFormedUnicode(text)).toBe(findLoneSurrogate(text) < 0);
+      }),
+    );
   });
 });

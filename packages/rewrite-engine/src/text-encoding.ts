@@ -40,6 +40,20 @@ export function exceedsUtf8Bytes(text: string, limit: number): boolean {
   return utf8ByteLength(text) > limit;
 }
 
+/** `String.prototype.isWellFormed` (ES2024), when the platform has it: native and fast. */
+const nativeIsWellFormed = (String.prototype as { isWellFormed?: (this: string) => boolean })
+  .isWellFormed;
+
+/**
+ * Whether a string is well-formed Unicode: it has no unpaired surrogate code unit, so it has
+ * one reading as code points and one UTF-8 encoding.
+ */
+export function isWellFormedUnicode(text: string): boolean {
+  return nativeIsWellFormed === undefined
+    ? findLoneSurrogate(text) < 0
+    : nativeIsWellFormed.call(text);
+}
+
 /** The index of the first unpaired surrogate code unit, or -1 when the string is well formed. */
 export function findLoneSurrogate(text: string): number {
   for (let i = 0; i < text.length; i++) {

@@ -224,6 +224,18 @@ describe('structural check of percent-encoded values', () => {
     expect(passesStructuralCheck(snapshot, requestWith(where, value))).toBe(passes);
   });
 
+  it.each<[string, Where]>([
+    ['a\ud800b', 'query value'],
+    ['\udc00', 'query key'],
+    ['"\ud83d"', 'header value'],
+  ])('a lone surrogate (%j in a %s) is denied, even by an empty policy', async (value, where) => {
+    // It has no single reading: the transport would send U+FFFD, not the text checked.
+    for (const patterns of [[], ['bluefalcon']]) {
+      const snapshot = await snapshotOf(patterns);
+      expect(passesStructuralCheck(snapshot, requestWith(where, value))).toBe(false);
+    }
+  });
+
   it('a double-encoded path does not slip: path validation refuses it before anything is sent', () => {
     expect(validatePath('/repos/acme/%2562luefalcon')).toEqual({
       ok: false,

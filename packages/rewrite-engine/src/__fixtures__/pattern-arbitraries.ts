@@ -4,6 +4,8 @@ import fc from 'fast-check';
 export interface GeneratedPattern {
   readonly source: string;
   readonly js: string;
+  /** It can only match empty (assertions and groups of them): the rule language quantifies none. */
+  readonly zeroWidth?: boolean;
 }
 
 /** The characters generated inputs and literals are drawn from: ASCII, Latin-1, astral, `\n`. */
@@ -38,10 +40,10 @@ const characterClass: fc.Arbitrary<GeneratedPattern> = fc.constantFrom(
 );
 
 const assertion: fc.Arbitrary<GeneratedPattern> = fc.constantFrom(
-  { source: '\\b', js: '\\b' },
-  { source: '\\B', js: '\\B' },
-  { source: '^', js: '^' },
-  { source: '$', js: '$' },
+  { source: '\\b', js: '\\b', zeroWidth: true },
+  { source: '\\B', js: '\\B', zeroWidth: true },
+  { source: '^', js: '^', zeroWidth: true },
+  { source: '$', js: '$', zeroWidth: true },
 );
 
 const quantifier = fc.constantFrom('*', '+', '?', '{1,3}', '{2}', '*?', '+?', '??', '{0,2}?');
@@ -59,6 +61,7 @@ export const generatedPattern: fc.Arbitrary<GeneratedPattern> = fc.letrec<{
       arbitrary: fc.tuple(tie('node'), fc.boolean()).map(([inner, capture]) => ({
         source: `(${capture ? '' : '?:'}${inner.source})`,
         js: `(${capture ? '' : '?:'}${inner.js})`,
+        zeroWidth: inner.zeroWidth === true,
       })),
     },
   ),
@@ -70,10 +73,12 @@ export const generatedPattern: fc.Arbitrary<GeneratedPattern> = fc.letrec<{
           { weight: 5, arbitrary: tie('atom') },
           {
             weight: 2,
-            arbitrary: fc.tuple(tie('atom'), quantifier).map(([atom, q]) => ({
-              source: atom.source + q,
-              js: atom.js + q,
-            })),
+            arbitrary: fc
+              .tuple(
+                tie('atom').filter((atom) => atom.zeroWidth !== true),
+                quantifier,
+              )
+              .map(([atom, q]): GeneratedPattern => ({ source: atom.source + q, js: atom.js + q })),
           },
           { weight: 1, arbitrary: assertion },
         ),
@@ -82,10 +87,12 @@ export const generatedPattern: fc.Arbitrary<GeneratedPattern> = fc.letrec<{
       .map((parts) => ({
         source: parts.map((part) => part.source).join(''),
         js: parts.map((part) => part.js).join(''),
+        zeroWidth: parts.every((part) => part.zeroWidth === true),
       })),
     fc.tuple(tie('node'), tie('node')).map(([left, right]) => ({
       source: `${left.source}|${right.source}`,
       js: `${left.js}|${right.js}`,
+      zeroWidth: left.zeroWidth === true && right.zeroWidth === true,
     })),
   ),
 })).node;
