@@ -147,6 +147,11 @@ export async function spawnRelay(options: SpawnRelayOptions): Promise<RelayProce
     RELAY_SECRETS_DIR: secretsDir,
     DEFAULT_ALLOWED_OWNERS: BENCH_ORG,
     DEFAULT_LOGIN_POOL: BENCH_POOL,
+    // One bench caller drives every connection of the load (50 at a time): the per-caller bound
+    // of a deployment (8) would turn most of them into 424 relay_overloaded.
+    RELAY_MAX_CALLER_CONCURRENCY: '0',
+    // The connections of the load all come from one loopback address.
+    RELAY_MAX_CONNECTIONS_PER_PEER: '0',
   };
   const entry = join(SERVER_DIR, ...(FROM_SOURCE ? ['src', 'main.ts'] : ['dist', 'main.js']));
   const child: ChildProcess = spawn(

@@ -37,6 +37,7 @@ describe('loadServerConfig', () => {
         maxConnectionsPerPeer: 64,
         maxRequestBytes: 16_384,
         visibilityProofTtlS: 60,
+        maxCallerConcurrency: 8,
       },
     });
   });
@@ -66,6 +67,7 @@ describe('loadServerConfig', () => {
       RELAY_MAX_CONNECTIONS_PER_PEER: '0',
       RELAY_MAX_REQUEST_BYTES: '32768',
       RELAY_VISIBILITY_PROOF_TTL_S: '15',
+      RELAY_MAX_CALLER_CONCURRENCY: '0',
     });
     expect(result.ok && result.value).toMatchObject({
       host: '0.0.0.0',
@@ -89,6 +91,7 @@ describe('loadServerConfig', () => {
       maxConnectionsPerPeer: 0,
       maxRequestBytes: 32_768,
       visibilityProofTtlS: 15,
+      maxCallerConcurrency: 0,
     });
   });
 
@@ -143,6 +146,8 @@ describe('loadServerConfig', () => {
     ['RELAY_VISIBILITY_PROOF_TTL_S', '0'],
     ['RELAY_VISIBILITY_PROOF_TTL_S', '61'],
     ['RELAY_VISIBILITY_PROOF_TTL_S', '1m'],
+    ['RELAY_MAX_CALLER_CONCURRENCY', '-1'],
+    ['RELAY_MAX_CALLER_CONCURRENCY', 'lots'],
   ])('rejects %s=%j, naming the variable but not the value', (variable, value) => {
     const result = loadServerConfig({ [variable]: value });
     expect(result.ok).toBe(false);

@@ -26,6 +26,9 @@ export const DEFAULT_MAX_REQUEST_BYTES = DEFAULT_BODY_MAX_BYTES;
 /** Default of RELAY_VISIBILITY_PROOF_TTL_S: a public-visibility proof is reused for 60 s. */
 export const DEFAULT_VISIBILITY_PROOF_TTL_S = 60;
 
+/** Default of RELAY_MAX_CALLER_CONCURRENCY: relay requests of one caller in progress. */
+export const DEFAULT_MAX_CALLER_CONCURRENCY = 8;
+
 /** The server's configuration, read from the environment of DESIGN.md §3. */
 export interface ServerConfig {
   readonly host: string;
@@ -61,6 +64,8 @@ export interface ServerConfig {
   readonly maxRequestBytes: number;
   /** How long a public-visibility proof is reused, seconds (1-60). */
   readonly visibilityProofTtlS: number;
+  /** Relay requests of one caller in progress at most; 0: no bound. */
+  readonly maxCallerConcurrency: number;
 }
 
 /** Why the environment is unusable: the variable and what it expects, never its value. */
@@ -131,6 +136,13 @@ export function loadServerConfig(env: Env): Result<ServerConfig, ConfigError> {
     60,
   );
   if (!visibilityProofTtlS.ok) return visibilityProofTtlS;
+  const maxCallerConcurrency = integer(
+    'RELAY_MAX_CALLER_CONCURRENCY',
+    DEFAULT_MAX_CALLER_CONCURRENCY,
+    0,
+    10_000,
+  );
+  if (!maxCallerConcurrency.ok) return maxCallerConcurrency;
   const requestBodyTimeoutMs = integer(
     'RELAY_REQUEST_BODY_TIMEOUT_MS',
     DEFAULT_REQUEST_BODY_TIMEOUT_MS,
@@ -271,6 +283,7 @@ export function loadServerConfig(env: Env): Result<ServerConfig, ConfigError> {
     maxConnectionsPerPeer: maxConnectionsPerPeer.value,
     maxRequestBytes: maxRequestBytes.value,
     visibilityProofTtlS: visibilityProofTtlS.value,
+    maxCallerConcurrency: maxCallerConcurrency.value,
   });
 }
 

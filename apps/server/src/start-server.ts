@@ -165,7 +165,10 @@ export async function startServer(
     maxResponseBytes: config.maxResponseBytes,
     visibilityProofTtlMs: config.visibilityProofTtlS * 1000,
   });
-  const relay = createRelayPipeline(relayDeps);
+  const relay = createRelayPipeline({
+    ...relayDeps,
+    maxCallerConcurrency: config.maxCallerConcurrency,
+  });
 
   let publicUrl = config.publicUrl ?? '';
   const app = createApp({

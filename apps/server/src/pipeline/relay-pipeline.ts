@@ -90,6 +90,12 @@ export interface RelayPipelineDeps {
   readonly apiOrigin?: string;
   /** Largest stored cache entry, bytes (MAX_RESPONSE_BYTES). */
   readonly maxEntryBytes?: number;
+  /**
+   * Requests of one caller in progress at most (RELAY_MAX_CALLER_CONCURRENCY); the excess is
+   * answered 424 `relay_overloaded` at once, so that one caller cannot hold every upstream
+   * connection while others wait. Default: unbounded.
+   */
+  readonly maxCallerConcurrency?: number;
 }
 
 /** One POST /v1/forge/request. */
@@ -261,6 +267,7 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
   const flights = createSingleFlight<FlightOutcome>();
   const apiOrigin = deps.apiOrigin ?? 'https://api.github.com';
   const anonymousBudget = createAnonymousBudget(deps.now);
+  const inFlight = createCallerConcurrency(deps.maxCallerConcurrency);
 
   async function fetchAndStore(
     context: RequestContext,
@@ -647,48 +654,95 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
     if (deps.isOverloaded?.() === true) {
       return finish({ kind: 'failure', failure: fallBackLocal('relay_overloaded') });
     }
-    const classified = classify({
-      method: request.method,
-      path: request.path,
-      query: request.query,
-      headers: request.headers,
-      callerLogin: caller.login,
-      policy: policy.value,
-    });
-    if (!classified.ok) {
-      const error = classified.error;
-      if ('kind' in error) {
-        trace.routeKind = error.kind;
-        trace.routeKey =
-          'owner' in error
-            ? toRouteKey({ kind: error.kind, owner: error.owner, repo: error.repo })
-            : error.kind;
-      }
-      return finish({ kind: 'failure', failure: toClassifyFailure(error) });
+    // Narrowed here: the stage below runs in a function of its own.
+    const callerLogin = caller.login;
+    const poolPolicy = policy.value;
+    const frozenSnapshot = snapshot.value;
+    const release = inFlight.enter(caller.callerId);
+    if (release === undefined) {
+      return finish({ kind: 'failure', failure: fallBackLocal('relay_overloaded') });
     }
-    const route = classified.value;
-    trace.routeKind = route.kind;
-    trace.routeKey = toRouteKey(route);
-    let served: Awaited<ReturnType<typeof serve>>;
     try {
-      served = await serve({
-        requestId: input.requestId,
-        request,
-        policy: policy.value,
-        route,
-        rewriteCheck: toTransportCheck(snapshot.value),
-        trace,
-      });
-    } catch (error) {
-      // An unexpected failure is still one audited request; the app's onError reports it.
-      finish({ kind: 'failure', failure: failWith('internal_error') });
-      throw error;
+      return await classifyAndServe();
+    } finally {
+      release();
     }
-    return finish(
-      served.ok
-        ? { kind: 'envelope', envelope: served.envelope, answerSource: served.answerSource }
-        : { kind: 'failure', failure: served.failure },
-    );
+
+    async function classifyAndServe(): Promise<RelayPipelineOutcome> {
+      const classified = classify({
+        method: request.method,
+        path: request.path,
+        query: request.query,
+        headers: request.headers,
+        callerLogin,
+        policy: poolPolicy,
+      });
+      if (!classified.ok) {
+        const error = classified.error;
+        if ('kind' in error) {
+          trace.routeKind = error.kind;
+          trace.routeKey =
+            'owner' in error
+              ? toRouteKey({ kind: error.kind, owner: error.owner, repo: error.repo })
+              : error.kind;
+        }
+        return finish({ kind: 'failure', failure: toClassifyFailure(error) });
+      }
+      const route = classified.value;
+      trace.routeKind = route.kind;
+      trace.routeKey = toRouteKey(route);
+      let served: Awaited<ReturnType<typeof serve>>;
+      try {
+        served = await serve({
+          requestId: input.requestId,
+          request,
+          policy: poolPolicy,
+          route,
+          rewriteCheck: toTransportCheck(frozenSnapshot),
+          trace,
+        });
+      } catch (error) {
+        // An unexpected failure is still one audited request; the app's onError reports it.
+        finish({ kind: 'failure', failure: failWith('internal_error') });
+        throw error;
+      }
+      return finish(
+        served.ok
+          ? { kind: 'envelope', envelope: served.envelope, answerSource: served.answerSource }
+          : { kind: 'failure', failure: served.failure },
+      );
+    }
+  };
+}
+
+/** Counts each caller's requests in progress against a bound. */
+interface CallerConcurrency {
+  /** Admits one request of `callerId`: its release, or undefined when the caller is at the bound. */
+  enter(callerId: string): (() => void) | undefined;
+}
+
+/**
+ * Creates the per-caller bound of requests in progress.
+ *
+ * @param max - the bound; undefined or 0: unbounded
+ */
+export function createCallerConcurrency(max: number | undefined): CallerConcurrency {
+  const running = new Map<string, number>();
+  return {
+    enter(callerId) {
+      if (max === undefined || max <= 0) return () => undefined;
+      const current = running.get(callerId) ?? 0;
+      if (current >= max) return undefined;
+      running.set(callerId, current + 1);
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        const left = (running.get(callerId) ?? 1) - 1;
+        if (left <= 0) running.delete(callerId);
+        else running.set(callerId, left);
+      };
+    },
   };
 }
 

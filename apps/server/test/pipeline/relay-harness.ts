@@ -78,6 +78,8 @@ export interface RelayHarnessOptions {
   readonly isOverloaded?: () => boolean;
   /** RELAY_FORGE_APP_ID. */
   readonly forgeAppId?: number;
+  /** RELAY_MAX_CALLER_CONCURRENCY (default: unbounded). */
+  readonly maxCallerConcurrency?: number;
 }
 
 /**
@@ -135,6 +137,9 @@ export async function startRelayHarness(options: RelayHarnessOptions = {}): Prom
       : { maxResponseBytes: options.maxResponseBytes }),
   });
   if (options.isOverloaded !== undefined) deps = { ...deps, isOverloaded: options.isOverloaded };
+  if (options.maxCallerConcurrency !== undefined) {
+    deps = { ...deps, maxCallerConcurrency: options.maxCallerConcurrency };
+  }
   if (options.override !== undefined) deps = options.override(deps);
   const app = createApp({
     discovery: {
@@ -145,6 +150,7 @@ export async function startRelayHarness(options: RelayHarnessOptions = {}): Prom
     },
     services,
     relay: createRelayPipeline(deps),
+    authenticateRelayCaller: deps.authenticate,
     onLog: (entry) => logLines.push(JSON.stringify(entry)),
     onUnexpectedError: (error) => logLines.push(String(error)),
   });
