@@ -515,6 +515,32 @@ describe('faults and the request log', () => {
     expect((await res.arrayBuffer()).byteLength).toBe(Number(res.headers.get('content-length')));
   });
 
+  it('applies a probabilistic fault by the injected random source', async () => {
+    const draws = [0.5, 0.05, 0.5];
+    const seeded = await createForgeSim({
+      clock,
+      random: () => draws.shift() ?? 1,
+    });
+    try {
+      seedDemoWorld(seeded.world);
+      seeded.faults.inject({
+        host: 'api',
+        probability: 0.1,
+        action: { kind: 'status', status: 503 },
+      });
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const res = await fetch(`${seeded.urls.api}/emojis`);
+        await res.arrayBuffer();
+        statuses.push(res.status);
+      }
+      expect(statuses).toEqual([200, 503, 200]);
+      expect(seeded.requests.entries.map((e) => e.fault)).toEqual([undefined, 'status', undefined]);
+    } finally {
+      await seeded.close();
+    }
+  });
+
   it('delays (latency) and drips through the injected delay', async () => {
     sim.faults.inject({ path: '/emojis', action: { kind: 'latency', ms: 250 }, times: 1 });
     await (await get('/emojis')).text();

@@ -36,6 +36,11 @@ export interface ForgeSimOptions {
   readonly delay?: (ms: number) => Promise<void>;
   /** Source of random bytes for token secrets. Default: crypto.randomBytes. */
   readonly randomBytes?: (n: number) => Uint8Array;
+  /**
+   * Uniform draws in [0, 1) for faults injected with a `probability`. Default `Math.random`;
+   * pass `createSeededRandom(seed)` for a repeatable run.
+   */
+  readonly random?: () => number;
 }
 
 /** Control over credentials: PATs, apps and installations. */
@@ -115,7 +120,7 @@ export async function createForgeSim(options: ForgeSimOptions = {}): Promise<For
     ...(options.randomBytes ? { randomBytes: options.randomBytes } : {}),
   });
   const rateLimiter = new RateLimiter(now, options.rateLimits ?? GITHUB_RATE_LIMITS);
-  const faults = new FaultInjector();
+  const faults = new FaultInjector(options.random ? { random: options.random } : {});
   const requests = new RequestLog();
   const logSigner = new LogSigner(randomBytes(32), now);
   const delay = options.delay ?? ((ms: number) => sleep(ms));

@@ -46,8 +46,10 @@ export {
 } from './http/rate-limiter.js';
 export {
   FaultInjector,
+  createSeededRandom,
   type ActiveFault,
   type FaultAction,
+  type FaultInjectorOptions,
   type FaultMatch,
   type FaultSpec,
 } from './http/fault-injector.js';
