@@ -6,6 +6,7 @@ import {
   seedDemoWorld,
   type DemoWorldIds,
   type ForgeSim,
+  type ForgeSimOptions,
 } from '@relay/forge-sim';
 import { createMemoryCacheStore } from '@relay/cache';
 import { createMemoryCoordinator, type Coordinator } from '@relay/identity-pool';
@@ -80,6 +81,13 @@ export interface RelayHarnessOptions {
   readonly forgeAppId?: number;
   /** RELAY_MAX_CALLER_CONCURRENCY (default: unbounded). */
   readonly maxCallerConcurrency?: number;
+  /** REQUEST_TIMEOUT_MS of the forge transport (default: the transport's 15 s). */
+  readonly requestTimeoutMs?: number;
+  /**
+   * forge-sim options: `random` (draws of probabilistic faults), `delay` (waits of latency and
+   * drip faults), `rateLimits`. Defaults: forge-sim's.
+   */
+  readonly sim?: Pick<ForgeSimOptions, 'random' | 'delay' | 'rateLimits'>;
 }
 
 /**
@@ -89,7 +97,7 @@ export interface RelayHarnessOptions {
  */
 export async function startRelayHarness(options: RelayHarnessOptions = {}): Promise<RelayHarness> {
   const clock = createSimClock({ start: Date.parse('2030-01-01T00:00:00Z') });
-  const sim = await createForgeSim({ clock });
+  const sim = await createForgeSim({ ...options.sim, clock });
   const ids = seedDemoWorld(sim.world);
   const now = () => clock.now();
   const database = await openSqliteDatabase(':memory:', { now: () => new Date(now()) });
@@ -103,6 +111,7 @@ export async function startRelayHarness(options: RelayHarnessOptions = {}): Prom
     ...(options.maxResponseBytes === undefined
       ? {}
       : { maxResponseBytes: options.maxResponseBytes }),
+    ...(options.requestTimeoutMs === undefined ? {} : { timeoutMs: options.requestTimeoutMs }),
     now,
   });
   const services = createServerServices(database, {
