@@ -26,8 +26,16 @@ import {
  * runner and the checks every answer must pass.
  */
 
-/** REQUEST_TIMEOUT_MS of the suite's relay: a `latency` fault holds an answer far longer. */
+/**
+ * REQUEST_TIMEOUT_MS of the suite's relay while `latency` or `drip` faults are injected (a
+ * `latency` fault holds its answer far longer).
+ */
 export const FAULT_TIMEOUT_MS = 1_500;
+/**
+ * REQUEST_TIMEOUT_MS otherwise: long enough that a slow, shared machine never turns an answer
+ * that no fault delayed into a timeout.
+ */
+export const CALM_TIMEOUT_MS = 60_000;
 /** How long a `latency` fault holds its answer (released earlier when the harness closes). */
 export const HANG_MS = 600_000;
 /** MAX_RESPONSE_BYTES of the suite's relay (an `oversize` fault passes it). */
@@ -162,12 +170,17 @@ export interface FaultWorld {
   readonly reads: readonly FaultRead[];
   /** Pooled tokens, caller tokens, the admin token and secret binding names. */
   readonly secrets: readonly string[];
+  /**
+   * Sets the relay's upstream deadline for requests sent from now on ({@link FAULT_TIMEOUT_MS}
+   * or {@link CALM_TIMEOUT_MS}; the latter at start).
+   */
+  setDeadline(ms: number): void;
   /** Ends held waits, then closes the harness. */
   close(): Promise<void>;
 }
 
 /**
- * Starts the suite's world: the relay harness (short REQUEST_TIMEOUT_MS, ample rate limits,
+ * Starts the suite's world: the relay harness (a deadline the suite sets, ample rate limits,
  * seeded fault draws), the private world of `public-only-world.ts` (pat-alice and pat-carol in
  * `team`, pat-carol-other in `other`, callers alice, bob and carol), and two more pooled PATs in
  * `team` (bob's, scoped to the organization, and a second broad one of carol's), so that a
@@ -177,8 +190,19 @@ export interface FaultWorld {
  */
 export async function startFaultWorld(random: () => number): Promise<FaultWorld> {
   const held = createHeldDelays();
+  let deadlineMs = CALM_TIMEOUT_MS;
   const h = await startRelayHarness({
-    requestTimeoutMs: FAULT_TIMEOUT_MS,
+    // The transport's own timer, at the deadline the suite sets now (undici's header and body
+    // timeouts stay at the longer one).
+    transport: {
+      timeoutMs: CALM_TIMEOUT_MS,
+      scheduleTimeout: (_ms, onTimeout) => {
+        const timer = setTimeout(onTimeout, deadlineMs);
+        return () => {
+          clearTimeout(timer);
+        };
+      },
+    },
     maxResponseBytes: FAULT_MAX_RESPONSE_BYTES,
     sim: { random, delay: held.delay, rateLimits: AMPLE_RATE_LIMITS },
   });
@@ -196,6 +220,9 @@ export async function startFaultWorld(random: () => number): Promise<FaultWorld>
     world,
     reads: createFaultReads(h.ids),
     secrets,
+    setDeadline(ms) {
+      deadlineMs = ms;
+    },
     async close() {
       held.releaseAll();
       await h.close();

@@ -2,6 +2,7 @@ import { createSeededRandom, type FaultAction, type FaultSpec } from '@relay/for
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { POOL } from '../pipeline/relay-harness.js';
 import {
+  CALM_TIMEOUT_MS,
   FAULT_MAX_RESPONSE_BYTES,
   FAULT_TIMEOUT_MS,
   HANG_MS,
@@ -27,7 +28,8 @@ import {
  *
  * `pnpm test` runs the short form; `pnpm test:faults` (FAULTS_LONG=1) the long one: more seeds
  * and more requests per load. The draws are seeded (the same seed, the same share of faults);
- * timeouts are real but short (REQUEST_TIMEOUT_MS {@link FAULT_TIMEOUT_MS}), never asserted on.
+ * timeouts are real but short (REQUEST_TIMEOUT_MS {@link FAULT_TIMEOUT_MS} while latency faults
+ * are injected, {@link CALM_TIMEOUT_MS} otherwise), never asserted on.
  */
 const LONG = process.env.FAULTS_LONG === '1';
 const SEEDS = LONG ? [1, 2, 3, 4, 5, 6] : [1];
@@ -68,6 +70,11 @@ function onAnonymousApi(action: FaultAction): FaultSpec[] {
  */
 function onAnonymousRead(path: string, action: FaultAction): FaultSpec[] {
   return [{ host: 'api', credential: 'anonymous', path, action }];
+}
+
+/** Whether a fault delays its answer (then the short deadline applies). */
+function isSlow(action: FaultAction): boolean {
+  return action.kind === 'latency' || action.kind === 'drip';
 }
 
 function readNamed(fw: FaultWorld, name: string): FaultRead {
@@ -260,7 +267,9 @@ describe('one fault class on every request it matches', () => {
       cachedBefore.add(cacheIdentityOf(read));
       fw.h.advance(61_000); // past the entry's freshness and the visibility proof
     }
-    for (const spec of c.faults(fw)) fw.h.sim.faults.inject(spec);
+    const specs = c.faults(fw);
+    for (const spec of specs) fw.h.sim.faults.inject(spec);
+    fw.setDeadline(specs.some((spec) => isSlow(spec.action)) ? FAULT_TIMEOUT_MS : CALM_TIMEOUT_MS);
     const answer = await send(fw, read);
     expect(answer.outcome).toBe(c.expected);
     expect(findViolations(answer, fw, cachedBefore, fw.h.sim.clock.now())).toEqual([]);
@@ -268,6 +277,7 @@ describe('one fault class on every request it matches', () => {
 
     // Cleared faults and run-out cooldowns: served normally again.
     fw.h.sim.faults.clear();
+    fw.setDeadline(CALM_TIMEOUT_MS);
     fw.h.advance(RECOVERY_MS);
     const again = await send(fw, read);
     expect(again.outcome).toBe('envelope:200');
@@ -419,6 +429,7 @@ describe.each(SEEDS)('seed %i: faults on 20 % of upstream requests, concurrent l
       load.kinds.forEach((action, i) => {
         h.sim.faults.inject({ ...load.match, action, probability: probabilities[i] ?? 0 });
       });
+      fw.setDeadline(load.kinds.some(isSlow) ? FAULT_TIMEOUT_MS : CALM_TIMEOUT_MS);
       const order = createSeededRandom(seed * 1_000 + load.name.length);
       const answers = await runLoad(fw, {
         requests: REQUESTS_PER_LOAD,
@@ -454,6 +465,7 @@ describe.each(SEEDS)('seed %i: faults on 20 % of upstream requests, concurrent l
 
       // Faults cleared, cooldowns and anonymous throttles run out: every read is served again.
       h.sim.faults.clear();
+      fw.setDeadline(CALM_TIMEOUT_MS);
       h.advance(RECOVERY_MS);
       const recovered = await runLoad(fw, {
         requests: fw.reads.length,

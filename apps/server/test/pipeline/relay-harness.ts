@@ -1,4 +1,8 @@
-import { createForgeTransport, type ForgeTransport } from '@relay/forge-transport';
+import {
+  createForgeTransport,
+  type ForgeTransport,
+  type ForgeTransportOptions,
+} from '@relay/forge-transport';
 import {
   DEMO,
   createForgeSim,
@@ -81,8 +85,11 @@ export interface RelayHarnessOptions {
   readonly forgeAppId?: number;
   /** RELAY_MAX_CALLER_CONCURRENCY (default: unbounded). */
   readonly maxCallerConcurrency?: number;
-  /** REQUEST_TIMEOUT_MS of the forge transport (default: the transport's 15 s). */
-  readonly requestTimeoutMs?: number;
+  /**
+   * Forge transport options: `timeoutMs` (REQUEST_TIMEOUT_MS) and `scheduleTimeout` (the timer
+   * of that deadline). Defaults: the transport's (15 s, real timers).
+   */
+  readonly transport?: Pick<ForgeTransportOptions, 'timeoutMs' | 'scheduleTimeout'>;
   /**
    * forge-sim options: `random` (draws of probabilistic faults), `delay` (waits of latency and
    * drip faults), `rateLimits`. Defaults: forge-sim's.
@@ -111,7 +118,7 @@ export async function startRelayHarness(options: RelayHarnessOptions = {}): Prom
     ...(options.maxResponseBytes === undefined
       ? {}
       : { maxResponseBytes: options.maxResponseBytes }),
-    ...(options.requestTimeoutMs === undefined ? {} : { timeoutMs: options.requestTimeoutMs }),
+    ...options.transport,
     now,
   });
   const services = createServerServices(database, {
