@@ -163,6 +163,7 @@ export async function startServer(
     forgeAppId: config.forgeAppId,
     forgeApiUrl: config.forgeApiUrl,
     maxResponseBytes: config.maxResponseBytes,
+    requestTimeoutMs: config.requestTimeoutMs,
     visibilityProofTtlMs: config.visibilityProofTtlS * 1000,
   });
   const relay = createRelayPipeline({

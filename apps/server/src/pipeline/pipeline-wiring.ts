@@ -11,7 +11,7 @@ import {
   type ExchangeFetch,
   type SecretResolver,
 } from '@relay/identity-pool';
-import { callerTokenSchema } from '@relay/protocol';
+import { DEFAULT_REQUEST_TIMEOUT_MS, callerTokenSchema } from '@relay/protocol';
 import type { AuditRecord } from '../audit/audit-record.js';
 import { readBearerToken } from '../auth/caller-authenticator.js';
 import { digestsEqual, hashToken } from '../auth/caller-token.js';
@@ -42,8 +42,16 @@ export interface RelayPipelineWiring {
   readonly forgeApiUrl: string;
   /** MAX_RESPONSE_BYTES: the largest stored cache entry too. */
   readonly maxResponseBytes?: number;
-  /** The token exchange's fetch. Default: the global `fetch`, after the rewrite check. */
+  /**
+   * The token exchange's fetch. Default: the global `fetch`, after the rewrite check, within
+   * {@link RelayPipelineWiring.requestTimeoutMs}.
+   */
   readonly exchangeFetch?: ExchangeFetch;
+  /**
+   * REQUEST_TIMEOUT_MS: the deadline of an installation token exchange, its body included (the
+   * transport bounds every other upstream request itself). Default 15 s.
+   */
+  readonly requestTimeoutMs?: number;
   /** How often a client's last use is written at most. Default 60 s. */
   readonly touchIntervalMs?: number;
   /** How long a public-visibility proof is reused (RELAY_VISIBILITY_PROOF_TTL_S). Default 60 s. */
@@ -60,6 +68,7 @@ export function createRelayPipelineDeps(wiring: RelayPipelineWiring): RelayPipel
   const now = services.now;
   const touchIntervalMs = wiring.touchIntervalMs ?? 60_000;
   const resolveSecret: SecretResolver = wiring.readSecret ?? (() => Promise.resolve(undefined));
+  const exchangeTimeoutMs = wiring.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const loadRewriteSnapshot = createRewriteSnapshotLoader(
     () => services.stringRewrites.read(),
     () => services.stringRewrites.changeStamp(),
@@ -79,7 +88,14 @@ export function createRelayPipelineDeps(wiring: RelayPipelineWiring): RelayPipel
       if (!snapshot.check(url)) {
         throw new Error('token exchange denied by the string-rewrite policy');
       }
-      return fetch(url, { ...init, redirect: 'manual' });
+      // An upstream request like any other: a forge that never answers (or trickles its body)
+      // must not hold the relay request, nor every later exchange of the installation, open.
+      const deadline = AbortSignal.timeout(exchangeTimeoutMs);
+      return fetch(url, {
+        ...init,
+        redirect: 'manual',
+        signal: init.signal ? AbortSignal.any([init.signal, deadline]) : deadline,
+      });
     });
   const credentials = combineCredentialProviders({
     pat: createPatCredentialProvider({ resolveSecret }),

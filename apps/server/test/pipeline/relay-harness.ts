@@ -86,8 +86,9 @@ export interface RelayHarnessOptions {
   /** RELAY_MAX_CALLER_CONCURRENCY (default: unbounded). */
   readonly maxCallerConcurrency?: number;
   /**
-   * Forge transport options: `timeoutMs` (REQUEST_TIMEOUT_MS) and `scheduleTimeout` (the timer
-   * of that deadline). Defaults: the transport's (15 s, real timers).
+   * Forge transport options: `timeoutMs` (REQUEST_TIMEOUT_MS, the token exchange's deadline too)
+   * and `scheduleTimeout` (the transport's timer of that deadline). Defaults: the transport's
+   * (15 s, real timers).
    */
   readonly transport?: Pick<ForgeTransportOptions, 'timeoutMs' | 'scheduleTimeout'>;
   /**
@@ -148,6 +149,9 @@ export async function startRelayHarness(options: RelayHarnessOptions = {}): Prom
     readSecret: (name) => Promise.resolve(secrets.get(name)),
     forgeApiUrl: sim.urls.api,
     forgeAppId: options.forgeAppId,
+    ...(options.transport?.timeoutMs === undefined
+      ? {}
+      : { requestTimeoutMs: options.transport.timeoutMs }),
     ...(options.maxResponseBytes === undefined
       ? {}
       : { maxResponseBytes: options.maxResponseBytes }),
