@@ -71,7 +71,13 @@ if (RENDER !== undefined && RENDER !== '') {
     env: { ROWS: QUICK ? '100000' : '300000' },
   });
   server = {};
-  for (const name of ['hit-path', 'miss-overhead', 'quota-economy', 'cache-memory']) {
+  for (const name of [
+    'hit-path',
+    'miss-overhead',
+    'quota-economy',
+    'cache-memory',
+    'guard-isolation',
+  ]) {
     const outcome = run(name, node, [...tsx, `bench/${name}.bench.ts`], { cwd: serverDir });
     const file = join(results, `${name}.json`);
     server[name] = {
@@ -93,6 +99,8 @@ const hit = server['hit-path'].figures;
 const miss = server['miss-overhead'].figures;
 const quota = server['quota-economy'].figures;
 const memory = server['cache-memory'].figures;
+// Older saved runs (BENCH_RENDER) predate the guard-isolation benchmark.
+const guard = server['guard-isolation']?.figures;
 /** The quota benchmark's replayed workloads, in the order they are reported. */
 const QUOTA_WORKLOADS = [
   ['minute_poll', 'minute-poll workload', 'Minute-poll workload'],
@@ -141,6 +149,12 @@ const goals = [
     memory &&
       `${memory.rss_mb} MB at ${memory.cache_entries_reported ?? memory.entries_requested} entries (idle ${memory.baseline_rss_mb} MB; ${memory.ratio}×)`,
     memory && memory.entries_requested >= 100_000 ? memory.rss_mb <= 200 : undefined,
+  ],
+  [
+    'a health check answers within 100 ms while worst-case guarded requests run',
+    guard &&
+      `slowest ${guard.under_load.max_ms} ms, p99 ${guard.under_load.p99_ms} ms (idle p99 ${guard.baseline.p99_ms} ms; ${guard.p99_ratio}×)`,
+    guard && guard.under_load.max_ms <= 100,
   ],
 ];
 
@@ -226,6 +240,11 @@ add(
   '  time), each a miss written through to the cache (SQLite file plus the LRU front of 16 MiB',
   '  estimated heap); RSS from /proc before (after start-up and one read) and after, its peak',
   '  (VmHWM) and its split (smaps: anonymous, file-backed, the main malloc arena).',
+  '- **Guard isolation** (`guard-isolation.bench.ts`): relay-server as deployed with 128 of the',
+  '  most expensive rules the rule language admits (`.{1,1000}[@][A-Z]{n}`, about half a second of',
+  '  re2js each over 15 KB); four callers keep posting relay reads whose query value is 15 KB of',
+  '  nearly matching text while a health check (`GET /v1/pools/:pool/health`) runs one at a time',
+  '  (20 ms apart). Baseline: the same health checks on the idle server, measured first.',
   "- **Packages**: each package's own `bench` script, output verbatim.",
   '',
 );
@@ -353,6 +372,25 @@ if (memory) {
     '',
     `Filled in ${memory.fill_s} s (${memory.misses} misses); ${memory.per_entry_bytes} bytes of RSS per entry.`,
     `At the end: ${memory.rss_anonymous_mb ?? '?'} MB anonymous (V8 heap, malloc; of which the main malloc arena ${memory.rss_malloc_main_arena_mb ?? '?'} MB), ${memory.rss_file_backed_mb ?? '?'} MB file-backed (mostly the node binary). Node flags: ${(memory.node_flags ?? []).join(' ') || 'none'}.`,
+    '',
+  );
+}
+if (guard) {
+  add(
+    '## Guard isolation',
+    '',
+    '| health check | checks | median | p99 | slowest |',
+    '| --- | --- | --- | --- | --- |',
+    `| idle (baseline) | ${guard.baseline.checks} | ${guard.baseline.median_ms} ms | ${guard.baseline.p99_ms} ms | ${guard.baseline.max_ms} ms |`,
+    `| while ${guard.guarded_concurrency} worst-case guarded requests run | ${guard.under_load.checks} | ${guard.under_load.median_ms} ms | ${guard.under_load.p99_ms} ms | ${guard.under_load.max_ms} ms |`,
+    '',
+    `The guarded requests (${guard.guarded.requests}, median ${guard.guarded.median_ms} ms each) answered ${Object.entries(
+      guard.guarded.outcomes,
+    )
+      .map(([outcome, count]) => `${count} × ${outcome}`)
+      .join(
+        ', ',
+      )}: each check ran on the rewrite-check worker until its deadline (RELAY_REWRITE_CHECK_DEADLINE_MS, 2 s), was stopped there and denied; the relay used ${guard.relay_cpu_s} s of CPU over the ${guard.load_seconds} s.`,
     '',
   );
 }

@@ -38,6 +38,7 @@ describe('loadServerConfig', () => {
         maxRequestBytes: 16_384,
         visibilityProofTtlS: 60,
         maxCallerConcurrency: 8,
+        rewriteCheckDeadlineMs: 2_000,
       },
     });
   });
@@ -68,6 +69,7 @@ describe('loadServerConfig', () => {
       RELAY_MAX_REQUEST_BYTES: '32768',
       RELAY_VISIBILITY_PROOF_TTL_S: '15',
       RELAY_MAX_CALLER_CONCURRENCY: '0',
+      RELAY_REWRITE_CHECK_DEADLINE_MS: '500',
     });
     expect(result.ok && result.value).toMatchObject({
       host: '0.0.0.0',
@@ -92,6 +94,7 @@ describe('loadServerConfig', () => {
       maxRequestBytes: 32_768,
       visibilityProofTtlS: 15,
       maxCallerConcurrency: 0,
+      rewriteCheckDeadlineMs: 500,
     });
   });
 
@@ -148,6 +151,7 @@ describe('loadServerConfig', () => {
     ['RELAY_VISIBILITY_PROOF_TTL_S', '1m'],
     ['RELAY_MAX_CALLER_CONCURRENCY', '-1'],
     ['RELAY_MAX_CALLER_CONCURRENCY', 'lots'],
+    ['RELAY_REWRITE_CHECK_DEADLINE_MS', '5'],
   ])('rejects %s=%j, naming the variable but not the value', (variable, value) => {
     const result = loadServerConfig({ [variable]: value });
     expect(result.ok).toBe(false);

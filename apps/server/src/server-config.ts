@@ -11,6 +11,7 @@ import {
 } from '@relay/protocol';
 import { parseForgeHosts, type ForgeHostsError } from '@relay/forge-transport';
 import { DEFAULT_BODY_MAX_BYTES } from './http/json-body-reader.js';
+import { DEFAULT_REWRITE_CHECK_DEADLINE_MS } from './policy/rewrite-check-offload.js';
 
 /** Default of RELAY_HEADERS_TIMEOUT_MS: a request's headers must arrive within 10 s. */
 export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
@@ -66,6 +67,8 @@ export interface ServerConfig {
   readonly visibilityProofTtlS: number;
   /** Relay requests of one caller in progress at most; 0: no bound. */
   readonly maxCallerConcurrency: number;
+  /** The longest one offloaded string-rewrite check may run, ms. */
+  readonly rewriteCheckDeadlineMs: number;
 }
 
 /** Why the environment is unusable: the variable and what it expects, never its value. */
@@ -143,6 +146,13 @@ export function loadServerConfig(env: Env): Result<ServerConfig, ConfigError> {
     10_000,
   );
   if (!maxCallerConcurrency.ok) return maxCallerConcurrency;
+  const rewriteCheckDeadlineMs = integer(
+    'RELAY_REWRITE_CHECK_DEADLINE_MS',
+    DEFAULT_REWRITE_CHECK_DEADLINE_MS,
+    10,
+    60_000,
+  );
+  if (!rewriteCheckDeadlineMs.ok) return rewriteCheckDeadlineMs;
   const requestBodyTimeoutMs = integer(
     'RELAY_REQUEST_BODY_TIMEOUT_MS',
     DEFAULT_REQUEST_BODY_TIMEOUT_MS,
@@ -284,6 +294,7 @@ export function loadServerConfig(env: Env): Result<ServerConfig, ConfigError> {
     maxRequestBytes: maxRequestBytes.value,
     visibilityProofTtlS: visibilityProofTtlS.value,
     maxCallerConcurrency: maxCallerConcurrency.value,
+    rewriteCheckDeadlineMs: rewriteCheckDeadlineMs.value,
   });
 }
 

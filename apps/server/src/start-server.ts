@@ -19,6 +19,8 @@ import type { AccessLogEntry } from './http/access-log.js';
 import { limitConnectionsPerPeer, toHttpServerOptions } from './http/http-server-limits.js';
 import { createRelayPipelineDeps } from './pipeline/pipeline-wiring.js';
 import { createRelayPipeline } from './pipeline/relay-pipeline.js';
+import { createRewriteCheckOffload } from './policy/rewrite-check-offload.js';
+import { createEngineRewriteCheckFactory } from './policy/rewrite-engine-adapter.js';
 import type { SecretReader } from './secret-resolver.js';
 import { createRequestId } from './request-id.js';
 import type { PolicyUpdateParser, RewriteCheckFactory } from './server-services.js';
@@ -113,6 +115,10 @@ export async function startServer(
   });
   const readSecret = options.readSecret;
 
+  // Expensive string-rewrite checks run on a worker thread, each within a deadline.
+  const rewriteCheckOffload = createRewriteCheckOffload({
+    deadlineMs: config.rewriteCheckDeadlineMs,
+  });
   const storageServices = createServerServices(database, {
     settings: {
       adminToken: config.adminToken,
@@ -127,9 +133,8 @@ export async function startServer(
     ...(options.parsePolicyUpdate === undefined
       ? {}
       : { parsePolicyUpdate: options.parsePolicyUpdate }),
-    ...(options.createRewriteCheck === undefined
-      ? {}
-      : { createRewriteCheck: options.createRewriteCheck }),
+    createRewriteCheck:
+      options.createRewriteCheck ?? createEngineRewriteCheckFactory(rewriteCheckOffload),
     countCacheEntries: () => cacheStore.count(),
     countCoolingDown: async (ids) => {
       const cooldowns = await coordinator.listCooldowns(ids);
@@ -152,6 +157,7 @@ export async function startServer(
   );
 
   const relayDeps = createRelayPipelineDeps({
+    rewriteCheckOffload,
     services,
     transport,
     coordinator,
@@ -194,6 +200,7 @@ export async function startServer(
     await audit.close();
     await cacheStore.flush();
     await transport.close();
+    await rewriteCheckOffload.close();
     await database.close();
   };
   // Deadlines on headers, whole requests and idle connections, and a bound on the connections

@@ -13,7 +13,7 @@ import { REDIRECT_STATUSES, decideRedirect } from './redirect-policy.js';
 import type { ForgeTargetKind, RedirectFlow } from './redirect-policy.js';
 import { DEFAULT_USER_AGENT, buildRequestHeaders } from './request-headers.js';
 import { toEnvelopeHeaders } from './response-headers.js';
-import { passesRewriteCheck } from './rewrite-check.js';
+import { passesRewriteCheckAll } from './rewrite-check.js';
 import type { RewriteCheck } from './rewrite-check.js';
 import { buildTargetUrl } from './target-url.js';
 import type { ForgeQuery } from './target-url.js';
@@ -213,7 +213,7 @@ export function createForgeTransport(options: ForgeTransportOptions = {}): Forge
     for (let followed = 0; ; followed += 1) {
       const duringRedirect = followed > 0;
       const values = [url.href, ...Object.values(headers.checked)];
-      if (!values.every((value) => passesRewriteCheck(request.rewriteCheck, value))) {
+      if (!(await passesRewriteCheckAll(request.rewriteCheck, values))) {
         return err(createTransportError('string_rewrite_denied', { duringRedirect }));
       }
       const sent: Record<string, string> = { ...headers.checked };

@@ -71,7 +71,7 @@ export type {
 } from './redirect-policy.js';
 
 // Rewrite check
-export { passesRewriteCheck } from './rewrite-check.js';
+export { passesRewriteCheck, passesRewriteCheckAll } from './rewrite-check.js';
 export type { RewriteCheck, RewriteVerdict } from './rewrite-check.js';
 
 // Request and response headers

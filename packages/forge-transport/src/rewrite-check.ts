@@ -13,7 +13,14 @@ export type RewriteVerdict = boolean | { readonly ok: boolean };
  * @relay/rewrite-engine's `RuleSet.check` fits as it is: `(value) => ruleSet.check(value)`
  * (`ok` when no pattern matches; `blocked` or `aborted` deny).
  */
-export type RewriteCheck = (value: string) => RewriteVerdict;
+export type RewriteCheck = ((value: string) => RewriteVerdict) & {
+  /**
+   * Optional: checks many values at once and resolves to whether every one may leave. A check
+   * that may be expensive offers it so that the work can run off the caller's event loop (the
+   * transport uses it for every outgoing request when present); a rejection denies.
+   */
+  readonly checkAll?: (values: readonly string[]) => Promise<boolean>;
+};
 
 function passesOne(check: RewriteCheck, value: string): boolean {
   try {
@@ -41,4 +48,29 @@ function passesOne(check: RewriteCheck, value: string): boolean {
  */
 export function passesRewriteCheck(check: RewriteCheck, value: string): boolean {
   return percentEncodingForms(value).every((form) => passesOne(check, form));
+}
+
+/**
+ * {@link passesRewriteCheck} for several values at once: every form of every value must pass.
+ * It uses the check's `checkAll` when it has one (one call, possibly off the event loop), else
+ * the check itself, value by value. Fails closed: a rejection or a malformed answer denies.
+ *
+ * @param check - the request's rewrite check
+ * @param values - outgoing URLs and header values
+ * @returns whether every value may leave
+ */
+export async function passesRewriteCheckAll(
+  check: RewriteCheck,
+  values: readonly string[],
+): Promise<boolean> {
+  const forms = values.flatMap((value) => percentEncodingForms(value));
+  const { checkAll } = check;
+  if (checkAll === undefined) return forms.every((form) => passesOne(check, form));
+  try {
+    // Anything but `true` (a malformed answer of an untyped caller included) denies.
+    const answer: unknown = await checkAll(forms);
+    return answer === true;
+  } catch {
+    return false;
+  }
 }

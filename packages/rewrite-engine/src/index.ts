@@ -15,6 +15,7 @@
 
 // Patterns
 export { parsePattern } from './pattern-parser.js';
+export { estimatePatternCost } from './pattern-analysis.js';
 export type { ParsedPattern } from './pattern-parser.js';
 export { PATTERN_ERROR_CODES } from './pattern-error.js';
 export type { PatternError, PatternErrorCode } from './pattern-error.js';

@@ -182,3 +182,38 @@ function markConsumable(node: PatternNode, table: Uint8Array): void {
       return;
   }
 }
+
+/**
+ * An upper bound of the work a pattern costs per input character: the size of its Thompson
+ * automaton, where a bounded repetition `{m,n}` holds `n` copies of its body (an unbounded one
+ * `m + 1`) and each alternative, character set and assertion is one state. A linear-time engine
+ * (RE2's NFA simulation, as re2js runs it) visits at most this many states per character, so the
+ * work of checking a text is at most `cost × length`. Engines often do far less (literal
+ * prefilters, one-pass and DFA paths): this bound is what a caller may plan for, not a forecast.
+ *
+ * @param node - the root of a parsed pattern
+ * @returns the number of automaton states, at least 1
+ */
+export function estimatePatternCost(node: PatternNode): number {
+  switch (node.type) {
+    case 'empty':
+      return 1;
+    case 'literal':
+    case 'class':
+    case 'assertion':
+      return 1;
+    case 'group':
+      return estimatePatternCost(node.child) + (node.capture ? 2 : 0);
+    case 'concat':
+      return Math.max(
+        1,
+        node.children.reduce((sum, child) => sum + estimatePatternCost(child), 0),
+      );
+    case 'alternate':
+      return node.children.reduce((sum, child) => sum + estimatePatternCost(child) + 1, 0);
+    case 'repeat': {
+      const copies = node.max ?? node.min + 1;
+      return Math.max(1, copies) * estimatePatternCost(node.child) + 1;
+    }
+  }
+}

@@ -334,3 +334,18 @@ describe('properties', () => {
     );
   }, 60_000);
 });
+
+describe('costPerChar', () => {
+  it.each([
+    [['abc'], 3],
+    [['a|b'], 4],
+    [['a{3}'], 4],
+    [['(?:ab){1,10}'], 21],
+    [['.{1,1000}x'], 1002],
+    [['a+'], 3],
+    [['abc', '.{1,1000}x'], 1005],
+  ])('%j costs at most %i states per character', (patterns, cost) => {
+    const compiled = compileRules(patterns.map((pattern) => ({ pattern, replacement: '' })));
+    expect(compiled.ok && compiled.value.costPerChar).toBe(cost);
+  });
+});

@@ -8,7 +8,12 @@ import { ZERO_WIDTH, createRuleMatcher } from './rule-matcher.js';
 import type { MatchStrategy, RuleMatcher } from './rule-matcher.js';
 import { exceedsDocumentLimit, validateRules } from './rule-validator.js';
 import type { ValidatedRule } from './rule-validator.js';
-import { hasTextAnchor, mayMatchEmpty, unconsumableAscii } from './pattern-analysis.js';
+import {
+  estimatePatternCost,
+  hasTextAnchor,
+  mayMatchEmpty,
+  unconsumableAscii,
+} from './pattern-analysis.js';
 import { exceedsUtf8Bytes, isWellFormedUnicode, utf8ByteLength } from './text-encoding.js';
 
 /** Options of {@link compileRules}. */
@@ -26,6 +31,12 @@ export interface CompileRulesOptions {
 export interface RuleSet {
   /** The rules, in order. */
   readonly rules: readonly StringRewriteRule[];
+  /**
+   * An upper bound of the work `check` costs per character of its text: the sum of the rules'
+   * `estimatePatternCost`. A caller that bounds its work per request multiplies it by the text's
+   * length (and may run expensive checks off its main thread).
+   */
+  readonly costPerChar: number;
   /**
    * Whether any active pattern matches `text` (request values, outgoing URLs and headers).
    *
@@ -87,6 +98,7 @@ class CompiledRuleSet implements RuleSet {
     readonly rules: readonly StringRewriteRule[],
     private readonly compiled: readonly CompiledRule[],
     private readonly chunking: Chunking,
+    readonly costPerChar: number,
   ) {}
 
   check(text: string): Result<string, GuardFailure> {
@@ -221,5 +233,9 @@ export function compileRulesWithChunks(
     validated.value.map(({ pattern, replacement }) => Object.freeze({ pattern, replacement })),
   );
   const separator = strategy === 'plain' ? null : chooseSeparator(validated.value);
-  return ok(new CompiledRuleSet(frozen, compiled, { separator, chunkSize }));
+  const costPerChar = validated.value.reduce(
+    (sum, rule) => sum + estimatePatternCost(rule.parsed.root),
+    0,
+  );
+  return ok(new CompiledRuleSet(frozen, compiled, { separator, chunkSize }, costPerChar));
 }

@@ -21,6 +21,7 @@ import { createPoolPolicyCache } from './pool-policy-cache.js';
 import type { PipelineCaller, RelayPipelineDeps } from './relay-pipeline.js';
 import { createRewriteSnapshotLoader, type RewriteSnapshot } from './rewrite-snapshot.js';
 import { createVisibilityGuard } from './visibility-guard.js';
+import type { RewriteCheckOffload } from '../policy/rewrite-check-offload.js';
 
 /** What {@link createRelayPipelineDeps} builds the pipeline's ports from. */
 export interface RelayPipelineWiring {
@@ -56,6 +57,11 @@ export interface RelayPipelineWiring {
   readonly touchIntervalMs?: number;
   /** How long a public-visibility proof is reused (RELAY_VISIBILITY_PROOF_TTL_S). Default 60 s. */
   readonly visibilityProofTtlMs?: number;
+  /**
+   * Runs expensive string-rewrite checks off the event loop, within a deadline. Without it every
+   * check runs inline.
+   */
+  readonly rewriteCheckOffload?: RewriteCheckOffload;
 }
 
 /**
@@ -72,6 +78,7 @@ export function createRelayPipelineDeps(wiring: RelayPipelineWiring): RelayPipel
   const loadRewriteSnapshot = createRewriteSnapshotLoader(
     () => services.stringRewrites.read(),
     () => services.stringRewrites.changeStamp(),
+    wiring.rewriteCheckOffload,
   );
   // The frozen snapshot of the request on whose behalf a token exchange runs (SPEC.md
   // "Transport-level enforcement": app token exchanges use the request's one snapshot).
@@ -85,7 +92,7 @@ export function createRelayPipelineDeps(wiring: RelayPipelineWiring): RelayPipel
         if (!loaded.ok) throw new Error('token exchange denied: no string-rewrite policy');
         snapshot = loaded.value;
       }
-      if (!snapshot.check(url)) {
+      if ((await snapshot.checkAll([url])) !== 'pass') {
         throw new Error('token exchange denied by the string-rewrite policy');
       }
       // An upstream request like any other: a forge that never answers (or trickles its body)

@@ -32,7 +32,7 @@ import type { PoolPolicyCache } from './pool-policy-cache.js';
 import { screenAnswer } from './public-only-screen.js';
 import { toPublicProfile } from './public-profile-filter.js';
 import {
-  passesStructuralCheck,
+  checkStructuralValues,
   toTransportCheck,
   type RewriteSnapshot,
   type RewriteSnapshotLoader,
@@ -608,7 +608,11 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
     if (!snapshot.ok) {
       return { kind: 'failure', failure: failWith('string_rewrite_policy_unavailable') };
     }
-    if (!passesStructuralCheck(snapshot.value, request)) {
+    const structural = await checkStructuralValues(snapshot.value, request);
+    if (structural === 'busy') {
+      return { kind: 'failure', failure: fallBackLocal('relay_overloaded') };
+    }
+    if (structural === 'deny') {
       return { kind: 'failure', failure: failWith('string_rewrite_denied') };
     }
     deps.bindRewriteSnapshot?.(snapshot.value);

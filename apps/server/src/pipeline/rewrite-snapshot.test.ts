@@ -2,7 +2,14 @@ import fc from 'fast-check';
 import { err, ok, type StringRewritePolicy } from '@relay/protocol';
 import { validatePath } from '@relay/route-classifier';
 import { describe, expect, it } from 'vitest';
-import { createRewriteSnapshotLoader, passesStructuralCheck } from './rewrite-snapshot.js';
+import type { OffloadVerdict, RewriteCheckOffload } from '../policy/rewrite-check-offload.js';
+import {
+  INLINE_CHECK_BUDGET,
+  checkStructuralValues,
+  createRewriteSnapshotLoader,
+  passesStructuralCheck,
+  toTransportCheck,
+} from './rewrite-snapshot.js';
 
 function policy(patterns: readonly string[], revision = 1): StringRewritePolicy {
   return {
@@ -266,5 +273,96 @@ describe('structural check of percent-encoded values', () => {
         },
       ),
     );
+  });
+});
+
+describe('expensive checks run off the event loop', () => {
+  /** An offload that records what it was asked and answers as told. */
+  function recordingOffload(verdict: OffloadVerdict) {
+    const asked: { stamp: string; values: readonly string[] }[] = [];
+    const offload: RewriteCheckOffload = {
+      check: (stamp, _rules, values) => {
+        asked.push({ stamp, values });
+        return Promise.resolve(verdict);
+      },
+      close: () => Promise.resolve(),
+    };
+    return { asked, offload };
+  }
+
+  async function loadWith(patterns: readonly string[], offload: RewriteCheckOffload) {
+    const read = () => Promise.resolve(ok(policy(patterns)));
+    const loaded = await createRewriteSnapshotLoader(read, undefined, offload)();
+    if (!loaded.ok) throw new Error('unavailable');
+    return loaded.value;
+  }
+
+  it('a cheap check runs inline: the offload is not asked', async () => {
+    const { asked, offload } = recordingOffload('deny');
+    const snapshot = await loadWith(['bluefalcon'], offload);
+    expect(await checkStructuralValues(snapshot, { path: '/repos/a/b' })).toBe('pass');
+    expect(await checkStructuralValues(snapshot, { path: '/repos/a/bluefalcon' })).toBe('deny');
+    expect(asked).toEqual([]);
+  });
+
+  it('a check whose bound of work exceeds the inline budget goes to the offload', async () => {
+    const heavy = ['.{1,1000}[@][A-Z]'];
+    const value = 'x'.repeat(Math.ceil(INLINE_CHECK_BUDGET / 1000));
+    for (const [verdict, answer] of [
+      ['pass', 'pass'],
+      ['deny', 'deny'],
+      ['timeout', 'deny'],
+      ['busy', 'busy'],
+    ] as const) {
+      const { asked, offload } = recordingOffload(verdict);
+      const snapshot = await loadWith(heavy, offload);
+      expect(await checkStructuralValues(snapshot, { path: '/search', query: { q: value } })).toBe(
+        answer,
+      );
+      expect(asked).toHaveLength(1);
+      expect(asked[0]?.values).toContain(value);
+    }
+  });
+
+  it('the transport check uses the offload too, and a busy offload denies', async () => {
+    const { asked, offload } = recordingOffload('busy');
+    const snapshot = await loadWith(['.{1,1000}[@][A-Z]'], offload);
+    const check = toTransportCheck(snapshot);
+    expect(await check.checkAll?.(['y'.repeat(1000)])).toBe(false);
+    expect(asked).toHaveLength(1);
+  });
+});
+
+describe('a policy too large to compile on the event loop', () => {
+  it('is never compiled here: every check, however small, runs on the offload', async () => {
+    const asked: (readonly string[])[] = [];
+    const offload: RewriteCheckOffload = {
+      check: (_stamp, _rules, values) => {
+        asked.push(values);
+        return Promise.resolve(values.some((value) => value.includes('@')) ? 'deny' : 'pass');
+      },
+      close: () => Promise.resolve(),
+    };
+    // Five rules of about 1,000 states each: above MAIN_THREAD_POLICY_COST.
+    const patterns = [1, 2, 3, 4, 5].map((n) => `.{1,1000}[@][A-Z]{${String(n)}}`);
+    const read = () => Promise.resolve(ok(policy(patterns)));
+    const loaded = await createRewriteSnapshotLoader(read, undefined, offload)();
+    if (!loaded.ok) throw new Error('unavailable');
+    const snapshot = loaded.value;
+    expect(await checkStructuralValues(snapshot, { path: '/repos/a/b' })).toBe('pass');
+    expect(await checkStructuralValues(snapshot, { path: '/repos/a/b@C' })).toBe('deny');
+    expect(asked).toHaveLength(2);
+    // The synchronous check cannot run it: it fails closed.
+    expect(snapshot.check('/repos/a/b')).toBe(false);
+  });
+
+  it('a pattern that does not parse makes the policy unavailable', async () => {
+    const offload: RewriteCheckOffload = {
+      check: () => Promise.resolve('pass'),
+      close: () => Promise.resolve(),
+    };
+    const read = () => Promise.resolve(ok(policy(['(?<named>x)'])));
+    const loaded = await createRewriteSnapshotLoader(read, undefined, offload)();
+    expect(loaded.ok).toBe(false);
   });
 });

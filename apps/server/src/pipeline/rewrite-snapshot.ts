@@ -7,6 +7,8 @@ import {
   type StringRewritePolicy,
 } from '@relay/protocol';
 import { compileRules } from '@relay/rewrite-engine';
+import { MAIN_THREAD_POLICY_COST, estimatePolicyCost } from '../policy/policy-cost.js';
+import type { RewriteCheckOffload } from '../policy/rewrite-check-offload.js';
 
 /**
  * One frozen string-rewrite policy snapshot: every check of one relay request (its structural
@@ -15,8 +17,30 @@ import { compileRules } from '@relay/rewrite-engine';
 export interface RewriteSnapshot {
   /** The policy revision the snapshot was taken from. */
   readonly revision: number;
-  /** Whether `value` may leave: true when no active pattern matches it. Fails closed. */
+  /**
+   * Whether `value` may leave: true when no active pattern matches it. Fails closed: a policy too
+   * large to compile on the event loop ({@link MAIN_THREAD_POLICY_COST}) denies every value here,
+   * and is checked through `checkAll` only.
+   */
   readonly check: (value: string) => boolean;
+  /**
+   * Whether every value may leave (`pass`), one may not (`deny`: a match, or a check past its
+   * deadline), or the check could not be queued (`busy`). A check whose bound of work (the rules'
+   * cost per character times the values' length) exceeds {@link INLINE_CHECK_BUDGET} runs on the
+   * offload's worker thread when there is one, so that it never blocks the event loop.
+   */
+  readonly checkAll: (values: readonly string[]) => Promise<'pass' | 'deny' | 'busy'>;
+}
+
+/**
+ * The bound of work (automaton states × characters) a check may run on the event loop: about
+ * 5 ms of the slowest rules measured here; anything larger runs on the offload's worker.
+ */
+export const INLINE_CHECK_BUDGET = 200_000;
+
+/** Maps an offload verdict to a snapshot's: a timeout denies. */
+function fromOffload(verdict: 'pass' | 'deny' | 'timeout' | 'busy'): 'pass' | 'deny' | 'busy' {
+  return verdict === 'pass' ? 'pass' : verdict === 'busy' ? 'busy' : 'deny';
 }
 
 /** The policy cannot be used: missing, corrupt, unreadable, or its rules do not compile. */
@@ -55,6 +79,7 @@ export type PolicyChangeStamp = () => string | undefined;
 export function createRewriteSnapshotLoader(
   read: StoredRewritePolicyReader,
   changeStamp?: PolicyChangeStamp,
+  offload?: RewriteCheckOffload,
 ): RewriteSnapshotLoader {
   let compiled: { readonly stamp: string; readonly snapshot: RewriteSnapshot } | undefined;
   let current: { readonly changeStamp: string; readonly snapshot: RewriteSnapshot } | undefined;
@@ -78,20 +103,49 @@ export function createRewriteSnapshotLoader(
     if (!stored.ok) return err(UNAVAILABLE);
     const policy = stored.value;
     const stamp = `${String(policy.revision)}\n${policy.updated_at}`;
+    if (compiled?.stamp !== stamp && offload !== undefined) {
+      const cost = estimatePolicyCost(policy.rules);
+      if (cost === undefined) return err(UNAVAILABLE);
+      if (cost > MAIN_THREAD_POLICY_COST) {
+        // Too large to compile on the event loop: every check runs on the offload's worker
+        // (which compiles it once), the synchronous check included, answered there first.
+        const { rules, revision } = policy;
+        const heavyStamp = stamp;
+        compiled = {
+          stamp,
+          snapshot: {
+            revision,
+            check: () => false,
+            checkAll: async (values) => fromOffload(await offload.check(heavyStamp, rules, values)),
+          },
+        };
+      }
+    }
     if (compiled?.stamp !== stamp) {
       const ruleSet = compileRules(policy.rules);
       if (!ruleSet.ok) return err(UNAVAILABLE);
       const guard = ruleSet.value;
+      const check = (value: string): boolean => {
+        try {
+          return guard.check(value).ok;
+        } catch {
+          return false;
+        }
+      };
+      const { rules } = policy;
+      const compiledStamp = stamp;
       compiled = {
         stamp,
         snapshot: {
           revision: policy.revision,
-          check: (value) => {
-            try {
-              return guard.check(value).ok;
-            } catch {
-              return false;
+          check,
+          async checkAll(values) {
+            if (rules.length === 0) return 'pass';
+            const length = values.reduce((sum, value) => sum + value.length, 0);
+            if (offload === undefined || guard.costPerChar * length <= INLINE_CHECK_BUDGET) {
+              return values.every(check) ? 'pass' : 'deny';
             }
+            return fromOffload(await offload.check(compiledStamp, rules, values));
           },
         },
       };
@@ -108,9 +162,19 @@ export interface StructuralValues {
   readonly headers?: Readonly<Record<string, string>> | undefined;
 }
 
-/** Whether every percent-encoding form of `value` passes the snapshot. */
-function passesEveryForm(snapshot: RewriteSnapshot, value: string): boolean {
-  return percentEncodingForms(value).every((form) => snapshot.check(form));
+/** Every value of a request's structural values, in every percent-encoding form. */
+function structuralForms(values: StructuralValues): string[] {
+  const forms = [...percentEncodingForms(values.path)];
+  for (const [key, value] of Object.entries(values.query ?? {})) {
+    forms.push(...percentEncodingForms(key));
+    for (const item of typeof value === 'string' ? [value] : value) {
+      forms.push(...percentEncodingForms(item));
+    }
+  }
+  for (const value of Object.values(values.headers ?? {})) {
+    forms.push(...percentEncodingForms(value));
+  }
+  return forms;
 }
 
 /**
@@ -125,19 +189,28 @@ function passesEveryForm(snapshot: RewriteSnapshot, value: string): boolean {
  * refused by path validation (`double_encoding`), so it is never sent; a double-encoded query
  * value reaches the forge as that literal text (the transport form-encodes it once more).
  *
- * @returns true when every value may leave
+ * The check runs through the snapshot's `checkAll`: an expensive one runs off the event loop
+ * and within a deadline (a check past it denies).
+ *
+ * @returns `pass` when every value may leave, `deny`, or `busy` when the check could not be
+ *   queued
+ */
+export function checkStructuralValues(
+  snapshot: RewriteSnapshot,
+  values: StructuralValues,
+): Promise<'pass' | 'deny' | 'busy'> {
+  return snapshot.checkAll(structuralForms(values));
+}
+
+/**
+ * {@link checkStructuralValues} on the event loop, for callers without an offload: true when every
+ * value may leave.
  */
 export function passesStructuralCheck(
   snapshot: RewriteSnapshot,
   values: StructuralValues,
 ): boolean {
-  if (!passesEveryForm(snapshot, values.path)) return false;
-  for (const [key, value] of Object.entries(values.query ?? {})) {
-    if (!passesEveryForm(snapshot, key)) return false;
-    const items = typeof value === 'string' ? [value] : value;
-    if (!items.every((item) => passesEveryForm(snapshot, item))) return false;
-  }
-  return Object.values(values.headers ?? {}).every((value) => passesEveryForm(snapshot, value));
+  return structuralForms(values).every((form) => snapshot.check(form));
 }
 
 /**
@@ -148,5 +221,9 @@ export function passesStructuralCheck(
  * @param snapshot - the request's frozen snapshot
  */
 export function toTransportCheck(snapshot: RewriteSnapshot): RewriteCheck {
-  return (value) => snapshot.check(value);
+  const check = (value: string) => snapshot.check(value);
+  // A busy offload denies: the outgoing request is refused rather than checked less.
+  return Object.assign(check, {
+    checkAll: async (values: readonly string[]) => (await snapshot.checkAll(values)) === 'pass',
+  });
 }
