@@ -6,6 +6,7 @@ import type {
   RewriteCheck,
 } from '@relay/forge-transport';
 import type { UpstreamOutcome } from '@relay/identity-pool';
+import { isAnonymousQuotaExhausted } from '../pipeline/token-free-lanes.js';
 
 /** A forge account: its immutable id and current login. */
 export interface ForgeAccount {
@@ -117,6 +118,15 @@ function toUpstreamOutcome(
     : undefined;
 }
 
+/**
+ * Whether the forge throttled the read instead of answering it: a 429, or a 403 with
+ * `x-ratelimit-remaining: 0` or a `Retry-After` (the test the anonymous lane applies). SPEC.md:
+ * a 403 alone establishes nothing, so a plain 403 stays an answer.
+ */
+function isThrottled(response: ForgeResponse): boolean {
+  return isAnonymousQuotaExhausted(response);
+}
+
 function readAccount(response: ForgeResponse): ForgeAccount | undefined {
   if (response.body.encoding !== 'json') return undefined;
   const body = response.body.body;
@@ -145,6 +155,9 @@ function readMembershipAnswer(
     return err(mapTransportError(result.error));
   }
   if (result.value.status === 204) return ok(true);
+  // A throttled 403 (a secondary rate limit, or no budget left) is the forge failing, not a
+  // verdict on membership: only a plain 403 says the reader may not see it.
+  if (isThrottled(result.value)) return err({ code: 'forge_unreachable' });
   if ([302, 403, 404].includes(result.value.status)) return ok(false);
   return err({ code: 'forge_unreachable' });
 }
@@ -180,6 +193,7 @@ export function createForgeAccountClient(transport: ForgeTransport): ForgeAccoun
       if (!result.ok) return err(mapTransportError(result.error));
       const { status, body } = result.value;
       if (status === 401) return err({ code: 'forge_token_invalid' });
+      if (isThrottled(result.value)) return err({ code: 'forge_unreachable' });
       if (status === 403 || status === 404) return ok('none');
       if (status !== 200 || body.encoding !== 'json') return err({ code: 'forge_unreachable' });
       const state =
