@@ -12,9 +12,7 @@ function objectOf(
     return undefined;
   }
   const body = result.value.body.body;
-  return typeof body === 'object' && body !== null && !Array.isArray(body)
-    ? (body)
-    : undefined;
+  return typeof body === 'object' && body !== null && !Array.isArray(body) ? body : undefined;
 }
 
 const JOB_LOG_PATH = /^(\/repos\/[^/]+\/[^/]+)\/actions\/jobs\/[^/]+\/logs$/;
