@@ -1,0 +1,123 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseGhArgv } from './gh-argv-parser.js';
+import { HELP_FLAG, REPO_FLAG, SERVED_COMMAND_FLAGS } from './gh-command-table.js';
+
+const PR_LIST = [...SERVED_COMMAND_FLAGS['pr list'].flags, HELP_FLAG, REPO_FLAG];
+
+describe('parseGhArgv: pflag syntax', () => {
+  it.each<[string, string[], { args: string[]; flags: Record<string, string[]> }]>([
+    ['a long value flag', ['--limit', '5'], { args: [], flags: { limit: ['5'] } }],
+    ['--flag=value', ['--limit=5'], { args: [], flags: { limit: ['5'] } }],
+    ['--flag= (empty value)', ['--search='], { args: [], flags: { search: [''] } }],
+    ['a short value flag', ['-L', '5'], { args: [], flags: { limit: ['5'] } }],
+    ['-Lvalue', ['-L5'], { args: [], flags: { limit: ['5'] } }],
+    ['-L=value', ['-L=5'], { args: [], flags: { limit: ['5'] } }],
+    ['a boolean', ['--draft'], { args: [], flags: { draft: ['true'] } }],
+    ['--bool=false', ['--web=false'], { args: [], flags: { web: ['false'] } }],
+    ['-w=0', ['-w=0'], { args: [], flags: { web: ['false'] } }],
+    ['grouped booleans', ['-dw'], { args: [], flags: { draft: ['true'], web: ['true'] } }],
+    [
+      'a group ending in a value flag',
+      ['-dR', 'acme/widgets'],
+      { args: [], flags: { draft: ['true'], repo: ['acme/widgets'] } },
+    ],
+    [
+      'a group with a glued value',
+      ['-dRacme/w'],
+      { args: [], flags: { draft: ['true'], repo: ['acme/w'] } },
+    ],
+    [
+      'repeated repeatable flags, in order',
+      ['--label', 'bug', '-l', 'ui', '--json', 'number', '--json=title'],
+      { args: [], flags: { label: ['bug', 'ui'], json: ['number', 'title'] } },
+    ],
+    [
+      'a repeated single flag keeps every occurrence',
+      ['-L', '1', '-L', '2'],
+      { args: [], flags: { limit: ['1', '2'] } },
+    ],
+    [
+      'a value that starts with a dash is taken (pflag)',
+      ['--search', '-label:bug'],
+      { args: [], flags: { search: ['-label:bug'] } },
+    ],
+    [
+      'positional arguments among flags',
+      ['a', '-d', 'b'],
+      { args: ['a', 'b'], flags: { draft: ['true'] } },
+    ],
+    ['a lone dash is positional', ['-'], { args: ['-'], flags: {} }],
+    [
+      'everything after -- is positional',
+      ['-d', '--', '--web', '-R', 'x', '--'],
+      { args: ['--web', '-R', 'x', '--'], flags: { draft: ['true'] } },
+    ],
+  ])('%s', (_name, tokens, expected) => {
+    const parsed = parseGhArgv(tokens, PR_LIST);
+    expect(parsed).toEqual({
+      ok: true,
+      value: { ...expected, terminated: tokens.includes('--') },
+    });
+  });
+
+  it.each<[string, string[], unknown]>([
+    ['an unknown long flag', ['--frob'], { code: 'unknown_flag', flag: '--frob' }],
+    ['an unknown long flag with a value', ['--frob=1'], { code: 'unknown_flag', flag: '--frob=1' }],
+    ['an unknown shorthand', ['-z'], { code: 'unknown_flag', flag: '-z' }],
+    ['an unknown shorthand inside a group', ['-dz'], { code: 'unknown_flag', flag: '-z' }],
+    ['bad flag syntax', ['--=x'], { code: 'unknown_flag', flag: '--=x' }],
+    ['a negative number is a shorthand to gh', ['-1'], { code: 'unknown_flag', flag: '-1' }],
+    ['a value flag at the end', ['--limit'], { code: 'missing_value', flag: '--limit' }],
+    ['a short value flag at the end', ['-d', '-L'], { code: 'missing_value', flag: '-L' }],
+    ['a bad boolean', ['--web=maybe'], { code: 'invalid_boolean', flag: '--web', value: 'maybe' }],
+  ])('rejects %s as gh does', (_name, tokens, error) => {
+    expect(parseGhArgv(tokens, PR_LIST)).toEqual({ ok: false, error });
+  });
+
+  it('never throws on any argv', () => {
+    const token = fc.oneof(
+      fc.constantFrom(
+        '--',
+        '-',
+        '-d',
+        '-L',
+        '--web',
+        '--label',
+        '-R',
+        '--json',
+        '-dR',
+        '--x=',
+        '-w=',
+      ),
+      fc.string(),
+    );
+    fc.assert(
+      fc.property(fc.array(token), (tokens) => {
+        expect(() => parseGhArgv(tokens, PR_LIST)).not.toThrow();
+      }),
+    );
+  });
+
+  it('keeps every token after a -- that ends the flags positional, in order', () => {
+    const positional = fc.string().filter((text) => !text.startsWith('-'));
+    const unit = fc.oneof(
+      fc.constant(['-d']),
+      fc.constant(['--web']),
+      fc.tuple(fc.constantFrom('-L', '--limit', '-R', '--label', '--json'), fc.string()),
+      positional.map((text) => [text]),
+    );
+    fc.assert(
+      fc.property(fc.array(unit), fc.array(fc.string()), (units, after) => {
+        const parsed = parseGhArgv([...units.flat(), '--', ...after], PR_LIST);
+        expect(parsed.ok).toBe(true);
+        if (!parsed.ok) return;
+        expect(parsed.value.terminated).toBe(true);
+        expect(parsed.value.args.slice(parsed.value.args.length - after.length)).toEqual(after);
+        expect(parsed.value.args.length).toBe(
+          units.filter((u) => u.length === 1 && !u.join('').startsWith('-')).length + after.length,
+        );
+      }),
+    );
+  });
+});

@@ -1,0 +1,304 @@
+import { isFlagOn, lastFlagValue, parseGhArgv } from './gh-argv-parser.js';
+import type { ParsedGhArgv } from './gh-argv-parser.js';
+import {
+  GH_COMMAND_GROUPS,
+  GH_HELP_TOKENS,
+  GH_TOP_LEVEL_COMMANDS,
+  HELP_FLAG,
+  REPO_FLAG,
+  SERVED_COMMAND_FLAGS,
+} from './gh-command-table.js';
+import type { GhCommandSpec, ServedCommandName } from './gh-command-table.js';
+import {
+  GITHUB_HOST,
+  parseRepoSelector,
+  selectRemoteRepository,
+  selectRepository,
+} from './repo-selector.js';
+import type { GhRepository, GitRemote, RepoSelection } from './repo-selector.js';
+
+/**
+ * Why `relay native` hands an invocation to the native gh (SPEC.md client rules 5, 7, 11),
+ * checked in this order (the first that applies is the reason):
+ * - `no_command` — no argv at all (gh prints its help);
+ * - `help` — `help`, `--help`/`-h`, `version`/`--version`, or a group without a verb;
+ * - `unknown_command` — not a gh command (an extension, an alias, a typo: gh answers it);
+ * - `write` — a gh command that writes, clones, downloads or changes state;
+ * - `unsupported_command` — a gh read `relay native` does not serve (`pr checks`, `run list`, …);
+ * - `unknown_flag` — a flag the command does not have;
+ * - `invalid_usage` — what gh rejects with a flag or argument error (missing value, bad
+ *   boolean, wrong number of arguments, `--jq`/`--template` without `--json`, `-R` without an
+ *   argument on `pr view`/`pr diff`, a malformed repository);
+ * - `web` — `--web`/`-w`;
+ * - `template` — `--template`/`-t`;
+ * - `unsupported_flag` — a flag the relay does not model (`--comments`, `pr diff --color always`);
+ * - `tty_output` — stdout is a terminal (or GH_FORCE_TTY is set): gh's terminal output;
+ * - `color_output` — CLICOLOR_FORCE asks for colour on a pipe;
+ * - `unsupported_shape` — a shape gh serves through a lookup the relay does not model (a bare
+ *   `repo view REPO`, which gh expands with the viewer's login);
+ * - `repo_unresolved` — no `-R`, no GH_REPO and no git remote naming a repository;
+ * - `other_host` — the repository (or GH_HOST) is not on github.com;
+ * - `not_yet_served` — a served shape whose command module does not exist yet (dispatcher).
+ */
+export const DELEGATE_REASONS = [
+  'no_command',
+  'help',
+  'unknown_command',
+  'write',
+  'unsupported_command',
+  'unknown_flag',
+  'invalid_usage',
+  'web',
+  'template',
+  'unsupported_flag',
+  'tty_output',
+  'color_output',
+  'unsupported_shape',
+  'repo_unresolved',
+  'other_host',
+  'not_yet_served',
+] as const;
+
+/** A reason to run the native gh instead of the relay. */
+export type DelegateReason = (typeof DELEGATE_REASONS)[number];
+
+/** Serve the invocation through the relay with a command module. */
+export interface ServePlan {
+  readonly kind: 'serve';
+  readonly command: ServedCommandName;
+  /** Positional arguments after the command path (for `api`: its whole argv, unparsed). */
+  readonly args: readonly string[];
+  /** Flag values by long name (see {@link ParsedGhArgv.flags}); empty for `api`. */
+  readonly flags: Readonly<Record<string, readonly string[]>>;
+  /** The repository the command acts on; `undefined` for `api` (it names its own path). */
+  readonly repo: RepoSelection | undefined;
+}
+
+/** Run the native gh with the same argv. */
+export interface DelegatePlan {
+  readonly kind: 'delegate';
+  readonly reason: DelegateReason;
+}
+
+/** The one decision per `relay native` invocation. */
+export type NativePlan = ServePlan | DelegatePlan;
+
+/** What the planner reads besides argv. */
+export interface NativePlanContext {
+  /** The environment (GH_REPO, GH_HOST, GH_FORCE_TTY, CLICOLOR_FORCE). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Whether stdout is a terminal. */
+  readonly stdoutIsTTY: boolean;
+  /** The working directory's git remotes; read only when {@link needsGitRemotes} says so. */
+  readonly gitRemotes: readonly GitRemote[];
+}
+
+const delegate = (reason: DelegateReason): DelegatePlan => ({ kind: 'delegate', reason });
+
+/** Flags the relay does not model on any command (their presence delegates). */
+const UNSUPPORTED_FLAGS: readonly string[] = ['comments'];
+
+type CommandLookup =
+  | {
+      readonly kind: 'served';
+      readonly command: ServedCommandName;
+      readonly rest: readonly string[];
+    }
+  | DelegatePlan;
+
+function isServedCommand(name: string): name is ServedCommandName {
+  return Object.hasOwn(SERVED_COMMAND_FLAGS, name);
+}
+
+/** Finds the command an argv names: served, or the reason it is not. */
+function lookUpCommand(argv: readonly string[]): CommandLookup {
+  const [group, verb] = argv;
+  if (group === undefined) return delegate('no_command');
+  if (GH_HELP_TOKENS.includes(group)) return delegate('help');
+  const topLevel = GH_TOP_LEVEL_COMMANDS[group];
+  if (topLevel !== undefined) {
+    if (isServedCommand(group)) return { kind: 'served', command: group, rest: argv.slice(1) };
+    return delegate(topLevel === 'write' ? 'write' : 'unsupported_command');
+  }
+  const spec = Object.hasOwn(GH_COMMAND_GROUPS, group) ? GH_COMMAND_GROUPS[group] : undefined;
+  if (spec === undefined) return delegate('unknown_command');
+  if (verb === undefined || GH_HELP_TOKENS.includes(verb)) return delegate('help');
+  // Flags before the verb (`gh pr -R o/r view`): a shape the planner does not model.
+  if (verb.startsWith('-')) return delegate('unsupported_shape');
+  const name = `${group} ${verb}`;
+  if (isServedCommand(name)) return { kind: 'served', command: name, rest: argv.slice(2) };
+  if (spec.writes.includes(verb)) return delegate('write');
+  if (spec.reads.includes(verb)) return delegate('unsupported_command');
+  return delegate('unknown_command');
+}
+
+function isTerminalOutput(context: NativePlanContext): boolean {
+  const forced = context.env.GH_FORCE_TTY;
+  return context.stdoutIsTTY || (forced !== undefined && forced !== '');
+}
+
+function isColourForced(env: NativePlanContext['env']): boolean {
+  const force = env.CLICOLOR_FORCE;
+  return force !== undefined && force !== '' && force !== '0';
+}
+
+/** The gh-level checks of a parsed served command, before any repository is selected. */
+function checkShape(
+  command: ServedCommandName,
+  spec: GhCommandSpec,
+  parsed: ParsedGhArgv,
+  context: NativePlanContext,
+): DelegatePlan | undefined {
+  if (isFlagOn(parsed, 'help')) return delegate('help');
+  if (isFlagOn(parsed, 'web')) return delegate('web');
+  if (parsed.flags.template !== undefined) return delegate('template');
+  if (UNSUPPORTED_FLAGS.some((flag) => isFlagOn(parsed, flag))) return delegate('unsupported_flag');
+  if (command === 'pr diff' && lastFlagValue(parsed, 'color') === 'always') {
+    return delegate('color_output');
+  }
+  if (isTerminalOutput(context)) return delegate('tty_output');
+  if (isColourForced(context.env)) return delegate('color_output');
+  if (parsed.args.length < spec.minArgs || parsed.args.length > spec.maxArgs) {
+    return delegate('invalid_usage');
+  }
+  if (parsed.flags.jq !== undefined && parsed.flags.json === undefined) {
+    return delegate('invalid_usage');
+  }
+  const repoFlag = lastFlagValue(parsed, 'repo');
+  if (
+    (command === 'pr view' || command === 'pr diff') &&
+    repoFlag !== undefined &&
+    repoFlag !== '' &&
+    parsed.args.length === 0
+  ) {
+    return delegate('invalid_usage');
+  }
+  return undefined;
+}
+
+type RepoOutcome = { readonly ok: true; readonly selection: RepoSelection } | DelegatePlan;
+
+function onGitHub(repo: GhRepository, source: RepoSelection['source']): RepoOutcome {
+  if (repo.host !== GITHUB_HOST) return delegate('other_host');
+  return { ok: true, selection: { repo, source } };
+}
+
+/** Selects the repository of a parsed served command as gh does. */
+function selectCommandRepo(
+  command: ServedCommandName,
+  parsed: ParsedGhArgv,
+  context: NativePlanContext,
+): RepoOutcome {
+  if (command === 'repo view') {
+    // repo view has no -R and ignores GH_REPO: a positional repository, else the remotes.
+    const [argument] = parsed.args;
+    if (argument !== undefined) {
+      if (!argument.includes('/')) return delegate('unsupported_shape');
+      const repo = parseRepoSelector(argument, context.env);
+      return repo === undefined ? delegate('invalid_usage') : onGitHub(repo, 'argument');
+    }
+    const remote = selectRemoteRepository(context.gitRemotes, context.env);
+    if (!remote.ok) {
+      return delegate(remote.error.code === 'invalid_repo' ? 'invalid_usage' : 'repo_unresolved');
+    }
+    return onGitHub(remote.value, 'git_remote');
+  }
+  const flag = lastFlagValue(parsed, 'repo');
+  const selected = selectRepository({
+    ...(flag === undefined ? {} : { flag }),
+    env: context.env,
+    remotes: context.gitRemotes,
+  });
+  if (!selected.ok) {
+    return delegate(selected.error.code === 'invalid_repo' ? 'invalid_usage' : 'repo_unresolved');
+  }
+  return onGitHub(selected.value.repo, selected.value.source);
+}
+
+type ParsedCommand =
+  | { readonly kind: 'api'; readonly rest: readonly string[] }
+  | {
+      readonly kind: 'parsed';
+      readonly command: ServedCommandName;
+      readonly parsed: ParsedGhArgv;
+    }
+  | DelegatePlan;
+
+/** Looks the command up, parses its flags and applies the checks that need no repository. */
+function parseCommand(argv: readonly string[], context: NativePlanContext): ParsedCommand {
+  const found = lookUpCommand(argv);
+  if (found.kind === 'delegate') return found;
+  // gh api's own planner (rule 7) decides its reads: hand it the argv untouched.
+  if (found.command === 'api') return { kind: 'api', rest: found.rest };
+  const spec = SERVED_COMMAND_FLAGS[found.command];
+  const flags = spec.repoOverride
+    ? [...spec.flags, HELP_FLAG, REPO_FLAG]
+    : [...spec.flags, HELP_FLAG];
+  const parsed = parseGhArgv(found.rest, flags);
+  if (!parsed.ok) {
+    return delegate(parsed.error.code === 'unknown_flag' ? 'unknown_flag' : 'invalid_usage');
+  }
+  const shape = checkShape(found.command, spec, parsed.value, context);
+  if (shape !== undefined) return shape;
+  const hostVariable = context.env.GH_HOST?.trim();
+  if (
+    hostVariable !== undefined &&
+    hostVariable !== '' &&
+    hostVariable.toLowerCase() !== GITHUB_HOST
+  ) {
+    return delegate('other_host');
+  }
+  return { kind: 'parsed', command: found.command, parsed: parsed.value };
+}
+
+/**
+ * Whether planning `argv` would read the git remotes: a served shape with no `-R`, no
+ * GH_REPO (`repo view`: no positional repository). The shell reads the remotes (a `git`
+ * process) only then.
+ */
+export function needsGitRemotes(
+  argv: readonly string[],
+  context: Omit<NativePlanContext, 'gitRemotes'>,
+): boolean {
+  const found = parseCommand(argv, { ...context, gitRemotes: [] });
+  if (found.kind !== 'parsed') return false;
+  if (found.command === 'repo view') return found.parsed.args.length === 0;
+  const flag = lastFlagValue(found.parsed, 'repo');
+  const ghRepo = context.env.GH_REPO;
+  return (flag === undefined || flag === '') && (ghRepo === undefined || ghRepo === '');
+}
+
+/**
+ * The one decision per `relay native <gh argv>` invocation: serve it through the relay with
+ * a command module, or delegate it to the native gh with the same argv (SPEC.md client rules
+ * 5, 7, 11; reasons in {@link DELEGATE_REASONS} order). Pure and total: never throws.
+ *
+ * @param argv - gh's argv (`['pr', 'view', '1', '-R', 'acme/widgets']`)
+ * @param context - the environment, whether stdout is a terminal, the git remotes
+ * @returns a {@link ServePlan} or a {@link DelegatePlan}
+ *
+ * @example
+ * ```ts
+ * planNativeInvocation(['pr', 'view', '1', '-R', 'acme/widgets'], { env: {}, stdoutIsTTY: false, gitRemotes: [] });
+ * // { kind: 'serve', command: 'pr view', args: ['1'], flags: { repo: ['acme/widgets'] }, repo: { … } }
+ * ```
+ */
+export function planNativeInvocation(
+  argv: readonly string[],
+  context: NativePlanContext,
+): NativePlan {
+  const found = parseCommand(argv, context);
+  if (found.kind === 'delegate') return found;
+  if (found.kind === 'api') {
+    return { kind: 'serve', command: 'api', args: found.rest, flags: {}, repo: undefined };
+  }
+  const repo = selectCommandRepo(found.command, found.parsed, context);
+  if (!('ok' in repo)) return repo;
+  return {
+    kind: 'serve',
+    command: found.command,
+    args: found.parsed.args,
+    flags: found.parsed.flags,
+    repo: repo.selection,
+  };
+}
