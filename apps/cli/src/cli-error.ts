@@ -1,5 +1,6 @@
 import { CLIENT_ERROR_CATALOGUE, ERROR_CATALOGUE, isErrorCode } from '@relay/protocol';
 import type { ClientErrorCode, ErrorCode, FallbackReason } from '@relay/protocol';
+import type { DelegateReason } from './native/argv/native-plan.js';
 
 /** Every code the CLI can end with: the server catalogue's and the client catalogue's. */
 export type CliErrorCode = ErrorCode | ClientErrorCode;
@@ -8,8 +9,11 @@ export type CliErrorCode = ErrorCode | ClientErrorCode;
 export interface CliErrorDetails {
   /** A generic, user-facing message; never a token, pattern or matched text. */
   readonly message?: string;
-  /** The 424 reason when the code is `fallback_local`. */
-  readonly reason?: FallbackReason;
+  /**
+   * Why a local run was needed when the code is `fallback_local`: the relay's 424 reason, or
+   * the reason `relay native` delegates (RELAY_NO_FALLBACK=1 forbids the run).
+   */
+  readonly reason?: FallbackReason | DelegateReason;
   /** The HTTP status the relay answered with, when there was one. */
   readonly status?: number;
   /** The relay's request id, when there was one. */
@@ -36,8 +40,8 @@ export class CliError extends Error {
   readonly code: CliErrorCode;
   /** The exit code the CLI ends with. */
   readonly exitCode: number;
-  /** The 424 reason, when the code is `fallback_local`. */
-  readonly reason: FallbackReason | undefined;
+  /** The 424 or delegate reason, when the code is `fallback_local`. */
+  readonly reason: FallbackReason | DelegateReason | undefined;
   /** The relay's HTTP status, when there was one. */
   readonly status: number | undefined;
   /** The relay's request id, when there was one. */

@@ -8,6 +8,7 @@ import {
 import { HealthCommand } from './commands/health-command.js';
 import { LoginCommand } from './commands/login-command.js';
 import { NativeApiCommand } from './commands/native-api-command.js';
+import { NativeCommand } from './commands/native-command.js';
 import { RequestCommand } from './commands/request-command.js';
 import { StatsCommand } from './commands/stats-command.js';
 import { WhoamiCommand } from './commands/whoami-command.js';
@@ -44,5 +45,6 @@ export function createCli(): Cli<RelayContext> {
   cli.register(AdminStringRewritesStatusCommand);
   cli.register(AdminStringRewritesSetCommand);
   cli.register(NativeApiCommand);
+  cli.register(NativeCommand);
   return cli;
 }

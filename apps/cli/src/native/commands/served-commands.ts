@@ -1,0 +1,11 @@
+import type { ServedCommandName } from '../argv/gh-command-table.js';
+import type { ServedCommandLoader } from './served-command.js';
+
+/**
+ * The command modules `relay native` serves, by command name. A served shape whose command
+ * has no entry here runs the native gh (`not_yet_served`); serving `pr view` is adding
+ * `pr-view.ts` beside this file and one line here.
+ */
+export const SERVED_COMMANDS: Readonly<Partial<Record<ServedCommandName, ServedCommandLoader>>> = {
+  api: async () => (await import('./api.js')).API_COMMAND,
+};
