@@ -72,6 +72,56 @@ export { runJqFilter, toJqFilterArgument } from './jq-filter.js';
 export type { JqResult } from './jq-filter.js';
 export { isSecretQueryKey } from '@relay/route-classifier';
 
+// native <gh argv>: the planner, the dispatcher, delegation
+export { isFlagOn, lastFlagValue, parseGhArgv } from './native/argv/gh-argv-parser.js';
+export type { GhArgvError, ParsedGhArgv } from './native/argv/gh-argv-parser.js';
+export {
+  GH_COMMAND_GROUPS,
+  GH_HELP_TOKENS,
+  GH_TOP_LEVEL_COMMANDS,
+  SERVED_COMMAND_FLAGS,
+} from './native/argv/gh-command-table.js';
+export type {
+  GhCommandSpec,
+  GhFlagSpec,
+  GhGroupSpec,
+  ServedCommandName,
+} from './native/argv/gh-command-table.js';
+export { parseGitRemoteConfig } from './native/argv/git-remote-config.js';
+export {
+  DELEGATE_REASONS,
+  needsGitRemotes,
+  planNativeInvocation,
+} from './native/argv/native-plan.js';
+export type {
+  DelegatePlan,
+  DelegateReason,
+  NativePlan,
+  NativePlanContext,
+  ServePlan,
+} from './native/argv/native-plan.js';
+export {
+  GITHUB_HOST,
+  parseGitUrl,
+  parseRepoSelector,
+  selectRemoteRepository,
+  selectRepository,
+} from './native/argv/repo-selector.js';
+export type {
+  GhRepository,
+  GitRemote,
+  RepoSelection,
+  RepoSelectionError,
+  RepoSource,
+} from './native/argv/repo-selector.js';
+export { dispatchNative, planFromEnvironment, readGitRemotes } from './native/native-dispatcher.js';
+export type { NativeOutput, ServedCommand } from './native/commands/served-command.js';
+export {
+  QUIET_FALLBACK_VARIABLE,
+  delegateToNative,
+  formatDelegationNotice,
+} from './native/delegate/native-delegation.js';
+
 // Reports and output
 export { buildDebugRequest } from './debug-request.js';
 export type { DebugRequestOptions } from './debug-request.js';
