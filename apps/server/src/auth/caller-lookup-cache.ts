@@ -163,7 +163,12 @@ export function withCachedCallerLookups<S extends { readonly callers: CallerStor
 ): S & { readonly invalidateCallerLookups: () => void } {
   const callers = createCachingCallerStore(services.callers, {
     now,
-    ...(externalChangeVersion === undefined ? {} : { externalChangeVersion }),
+    // The counter is read at every lookup: a caller disabled (or a grant or client removed) by
+    // another connection is refused at its next request. One `PRAGMA data_version` read costs
+    // a few microseconds, a small part of a request.
+    ...(externalChangeVersion === undefined
+      ? {}
+      : { externalChangeVersion, externalCheckIntervalMs: 0 }),
   });
   return {
     ...services,
