@@ -101,6 +101,8 @@ describe('planNativeInvocation: delegations', () => {
     [['pr', 'view', '1', '--jq', '.title'], {}, 'invalid_usage'],
     [['pr', 'view', '-R', 'acme/widgets'], {}, 'invalid_usage'],
     [['pr', 'diff', '-R', 'acme/widgets'], {}, 'invalid_usage'],
+    [['pr', 'diff', '1', '--color', 'rainbow'], {}, 'invalid_usage'],
+    [['pr', 'diff', '1', '--color=Never'], {}, 'invalid_usage'],
     [['pr', 'view', '1', '-R', 'widgets'], {}, 'invalid_usage'],
     [['pr', 'view', '1'], { env: { GH_REPO: 'nope' } }, 'invalid_usage'],
     [['pr', 'view', '1', '--web'], {}, 'web'],

@@ -95,6 +95,9 @@ export interface NativePlanContext {
 
 const delegate = (reason: DelegateReason): DelegatePlan => ({ kind: 'delegate', reason });
 
+/** The values gh's `pr diff --color` accepts (case-sensitive). */
+const PR_DIFF_COLORS: readonly string[] = ['always', 'never', 'auto'];
+
 /** Flags the relay does not model on any command (their presence delegates). */
 const UNSUPPORTED_FLAGS: readonly string[] = ['comments'];
 
@@ -162,6 +165,11 @@ function checkShape(
     return delegate('invalid_usage');
   }
   if (parsed.flags.jq !== undefined && parsed.flags.json === undefined) {
+    return delegate('invalid_usage');
+  }
+  // `pr diff --color` is gh's StringEnumFlag: any other value is a flag error.
+  const color = lastFlagValue(parsed, 'color');
+  if (command === 'pr diff' && color !== undefined && !PR_DIFF_COLORS.includes(color)) {
     return delegate('invalid_usage');
   }
   const repoFlag = lastFlagValue(parsed, 'repo');
