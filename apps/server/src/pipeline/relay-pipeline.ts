@@ -604,24 +604,8 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
     if (!(await deps.hasGrant(caller.callerId, request.pool))) {
       return { kind: 'failure', failure: failWith('pool_forbidden') };
     }
-    const snapshot = await deps.loadRewriteSnapshot();
-    if (!snapshot.ok) {
-      return { kind: 'failure', failure: failWith('string_rewrite_policy_unavailable') };
-    }
-    const structural = await checkStructuralValues(snapshot.value, request);
-    if (structural === 'busy') {
-      return { kind: 'failure', failure: fallBackLocal('relay_overloaded') };
-    }
-    if (structural === 'deny') {
-      return { kind: 'failure', failure: failWith('string_rewrite_denied') };
-    }
-    deps.bindRewriteSnapshot?.(snapshot.value);
-    const policy = await deps.policies.load(request.pool);
-    if (!policy.ok && policy.error === 'pool_missing') {
-      return { kind: 'failure', failure: failWith('pool_forbidden') };
-    }
-
-    // The audit boundary: every outcome from here on is recorded.
+    const { callerId, clientId, login: callerLogin } = caller;
+    // What the audit row records; the audit boundary is the pool policy load (`admitted`).
     const trace: AuditTrace = {
       routeKey: null,
       routeKind: null,
@@ -631,14 +615,55 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
       cacheable: false,
       coalesced: false,
     };
-    const finish = (outcome: RelayPipelineOutcome): RelayPipelineOutcome => {
+    // One caller's requests in progress are bounded before any work is done for them (the
+    // string-rewrite check included, which may wait for the check worker): its excess is
+    // answered 424 relay_overloaded, audited, and holds nothing; nothing is sent for it.
+    const release = inFlight.enter(caller.callerId);
+    let snapshot: Awaited<ReturnType<RewriteSnapshotLoader>> | undefined;
+    try {
+      if (release !== undefined) {
+        snapshot = await deps.loadRewriteSnapshot();
+        if (!snapshot.ok) {
+          return { kind: 'failure', failure: failWith('string_rewrite_policy_unavailable') };
+        }
+        const structural = await checkStructuralValues(snapshot.value, request);
+        if (structural === 'busy') {
+          return { kind: 'failure', failure: fallBackLocal('relay_overloaded') };
+        }
+        if (structural === 'deny') {
+          return { kind: 'failure', failure: failWith('string_rewrite_denied') };
+        }
+        deps.bindRewriteSnapshot?.(snapshot.value);
+      }
+      return await admitted(snapshot);
+    } finally {
+      release?.();
+    }
+
+    /** From the pool policy on: the audit boundary, classification and serving. */
+    async function admitted(
+      loaded: Awaited<ReturnType<RewriteSnapshotLoader>> | undefined,
+    ): Promise<RelayPipelineOutcome> {
+      const policy = await deps.policies.load(request.pool);
+      if (!policy.ok && policy.error === 'pool_missing') {
+        return { kind: 'failure', failure: failWith('pool_forbidden') };
+      }
+      if (!policy.ok)
+        return finish({ kind: 'failure', failure: failWith('pool_policy_unavailable') });
+      if (loaded === undefined || !loaded.ok || deps.isOverloaded?.() === true) {
+        return finish({ kind: 'failure', failure: fallBackLocal('relay_overloaded') });
+      }
+      return classifyAndServe(policy.value, loaded.value);
+    }
+
+    function finish(outcome: RelayPipelineOutcome): RelayPipelineOutcome {
       const failure = outcome.kind === 'failure' ? outcome.failure : undefined;
       deps.audit({
         requestId: input.requestId,
         occurredAt: startedAt,
         poolId: request.pool,
-        callerId: caller.callerId,
-        clientId: caller.clientId,
+        callerId: callerId,
+        clientId: clientId,
         ...trace,
         status:
           outcome.kind === 'envelope'
@@ -651,28 +676,12 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
         durationMs: Math.max(0, deps.now() - startedAt),
       });
       return outcome;
-    };
-
-    if (!policy.ok)
-      return finish({ kind: 'failure', failure: failWith('pool_policy_unavailable') });
-    if (deps.isOverloaded?.() === true) {
-      return finish({ kind: 'failure', failure: fallBackLocal('relay_overloaded') });
-    }
-    // Narrowed here: the stage below runs in a function of its own.
-    const callerLogin = caller.login;
-    const poolPolicy = policy.value;
-    const frozenSnapshot = snapshot.value;
-    const release = inFlight.enter(caller.callerId);
-    if (release === undefined) {
-      return finish({ kind: 'failure', failure: fallBackLocal('relay_overloaded') });
-    }
-    try {
-      return await classifyAndServe();
-    } finally {
-      release();
     }
 
-    async function classifyAndServe(): Promise<RelayPipelineOutcome> {
+    async function classifyAndServe(
+      poolPolicy: PoolPolicy,
+      frozenSnapshot: RewriteSnapshot,
+    ): Promise<RelayPipelineOutcome> {
       const classified = classify({
         method: request.method,
         path: request.path,

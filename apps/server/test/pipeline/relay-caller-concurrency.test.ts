@@ -41,6 +41,33 @@ describe('per-caller concurrency (RELAY_MAX_CALLER_CONCURRENCY)', () => {
     expect(overloaded).toHaveLength(2);
   });
 
+  it('runs no string-rewrite check for the excess: it holds no place in the check queue', async () => {
+    let snapshotsLoaded = 0;
+    const counted = await startRelayHarness({
+      maxCallerConcurrency: 1,
+      override: (deps) => ({
+        ...deps,
+        loadRewriteSnapshot: () => {
+          snapshotsLoaded++;
+          return deps.loadRewriteSnapshot();
+        },
+      }),
+    });
+    try {
+      counted.sim.faults.inject({
+        pathPrefix: `${REPO}/issues`,
+        action: { kind: 'latency', ms: 200 },
+      });
+      const answers = await Promise.all(
+        [1, 2, 3].map(() => counted.relay({ path: `${REPO}/issues` })),
+      );
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 424, 424]);
+      expect(snapshotsLoaded).toBe(1);
+    } finally {
+      await counted.close();
+    }
+  });
+
   it('releases a slot when a request fails unexpectedly', async () => {
     h.sim.faults.inject({ pathPrefix: `${REPO}/labels`, action: { kind: 'reset' } });
     for (let i = 0; i < 4; i++) await h.relay({ path: `${REPO}/labels` });
