@@ -89,7 +89,7 @@ const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
 describe('public-only: random reads across pools, callers, lanes and visibility flips', () => {
   it('never lets a private marker reach a response body or header', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(stepArbitrary, { minLength: 5, maxLength: 30 }), async (steps) => {
+      fc.asyncProperty(fc.array(stepArbitrary, { minLength: 5, maxLength: 40 }), async (steps) => {
         const h = await startRelayHarness();
         try {
           const w = await seedPrivateWorld(h);
@@ -164,7 +164,7 @@ describe('public-only: random reads across pools, callers, lanes and visibility 
           await h.close();
         }
       }),
-      { numRuns: 25, endOnFailure: true },
+      { numRuns: 60, endOnFailure: true },
     );
   }, 240_000);
 });
