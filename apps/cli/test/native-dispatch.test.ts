@@ -148,10 +148,10 @@ describe('relay native <gh argv> (built binary): delegation to the native gh', (
     ],
     ['a not-yet-served pr view', ['pr', 'view', '1', '-R', 'acme/widgets'], {}, 'not_yet_served'],
     [
-      'a not-yet-served pr diff after --',
-      ['pr', 'diff', '-R', 'acme/widgets', '--', '7'],
+      'a pr diff of a branch after -- (gh looks branches up by GraphQL)',
+      ['pr', 'diff', '-R', 'acme/widgets', '--', '-feature'],
       {},
-      'not_yet_served',
+      'unsupported_shape',
     ],
     [
       'a not-yet-served issue list',

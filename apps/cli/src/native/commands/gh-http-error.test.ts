@@ -49,6 +49,16 @@ describe('formatGhHttpErrorText (go-gh HandleHTTPError + HTTPError.Error)', () =
       `HTTP 404: 404 Not Found (${URL})`,
     ],
     [
+      'a JSON answer relayed as text (a diff read)',
+      {
+        status: 404,
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+        body: '{"message":"Not Found","documentation_url":"https://docs"}',
+        body_encoding: 'text',
+      },
+      `HTTP 404: Not Found (${URL})`,
+    ],
+    [
       'a JSON content type that did not parse',
       {
         status: 502,

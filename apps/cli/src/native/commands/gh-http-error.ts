@@ -1,4 +1,5 @@
 import type { RelayEnvelope } from '@relay/protocol';
+import { envelopeBodyBytes } from '../../gh-api-output.js';
 
 /**
  * Go's `http.StatusText` for the statuses a forge read can answer with: gh (over HTTP/2) builds
@@ -102,7 +103,6 @@ function itemString(item: Record<string, unknown>, name: string): string {
  * than `custom`), joined by newlines; empty when the body does not decode into that shape.
  */
 function jsonErrorMessage(body: unknown): string {
-  if (body === null) return '';
   if (!isRecord(body)) return '';
   const message = goField(body, 'message');
   const errors = goField(body, 'errors');
@@ -132,6 +132,20 @@ function isJsonContentType(envelope: Pick<RelayEnvelope, 'headers' | 'body_encod
 }
 
 /**
+ * The JSON value gh decodes from a JSON error answer: the relay's parsed body, or the bytes of
+ * an opaque one (an answer to a diff or patch read is relayed as text) parsed here; `undefined`
+ * when they are not JSON (gh then has no message).
+ */
+function decodeJsonBody(envelope: Pick<RelayEnvelope, 'body' | 'body_encoding'>): unknown {
+  if (envelope.body_encoding === 'json') return envelope.body;
+  try {
+    return JSON.parse(envelopeBodyBytes(envelope).toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The text of gh's `api.HTTPError` for a REST answer that is not 200 (go-gh v2.11
  * `HandleHTTPError` + `Error()`): `HTTP <code>: <message> (<url>)`, a multi-line message's
  * later lines after the URL, `HTTP <code> (<url>)` without a message. The message of a non-JSON
@@ -156,7 +170,7 @@ export function formatGhHttpErrorText(
   if (!isJsonContentType(envelope)) {
     message = `${status} ${GO_STATUS_TEXT[status] ?? ''}`;
   } else {
-    message = envelope.body_encoding === 'json' ? jsonErrorMessage(envelope.body) : '';
+    message = jsonErrorMessage(decodeJsonBody(envelope));
   }
   const newline = message.indexOf('\n');
   if (newline >= 0) {
