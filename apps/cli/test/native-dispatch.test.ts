@@ -172,7 +172,12 @@ describe('relay native <gh argv> (built binary): delegation to the native gh', (
       {},
       'not_yet_served',
     ],
-    ['a not-yet-served label list', ['label', 'list', '-R', 'acme/widgets'], {}, 'not_yet_served'],
+    [
+      'a label list search (GraphQL ranking)',
+      ['label', 'list', '-R', 'acme/widgets', '--search', 'bug'],
+      {},
+      'unsupported_flag',
+    ],
     ['no repository (no remotes here)', ['pr', 'view', '1'], {}, 'repo_unresolved'],
   ])(
     '%s runs gh with the exact argv, stdio and exit code',
