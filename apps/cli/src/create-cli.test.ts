@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createCli } from './create-cli.js';
+import { helpColors } from './terminal-style.js';
 import { CLI_VERSION } from './version.js';
 
 async function run(argv: string[]) {
@@ -36,9 +37,46 @@ describe('relay', () => {
     expect(out).toContain('relay <command>');
   });
 
-  it('fails with a usage error on an unknown command', async () => {
-    const { code, out } = await run(['no-such-command']);
-    expect(code).toBe(1);
-    expect(out).toContain('Command not found');
+  it.each<[string, string[], string]>([
+    ['an unknown command', ['no-such-command'], 'Command not found'],
+    ['an unknown option', ['stats', '--bogus'], 'Unsupported option name ("--bogus")'],
+    ['a missing option value', ['stats', '--since'], 'Not enough arguments to option'],
+    ['an extra argument', ['whoami', 'extra'], 'Extraneous positional argument'],
+  ])('prints %s as a usage error on stderr and exits 2', async (_name, argv, message) => {
+    const { code, out, err } = await run(argv);
+    expect({ code, out }).toEqual({ code: 2, out: '' });
+    expect(err).toContain(message);
+    expect(err).not.toContain('\u001b[');
+  });
+
+  it.each<[string, boolean]>([
+    ['plain help by default (a pipe)', false],
+    ['coloured help when asked', true],
+  ])('%s', async (_name, colors) => {
+    const stdout = new PassThrough();
+    let out = '';
+    stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const base = { stdin: process.stdin, stdout, stderr: new PassThrough(), env: {} };
+    // colorDepth 256 would colour clipanion's own default: the option decides, not the depth.
+    expect(await createCli({ colors }).run(['stats', '--help'], { ...base, colorDepth: 256 })).toBe(
+      0,
+    );
+    expect(out.includes('\u001b[')).toBe(colors);
+  });
+});
+
+describe('helpColors', () => {
+  it.each<[Record<string, string>, boolean, boolean]>([
+    [{}, true, true],
+    [{}, false, false],
+    [{ NO_COLOR: '1' }, true, false],
+    [{ NO_COLOR: '' }, true, true],
+    [{ TERM: 'dumb' }, true, false],
+    [{ FORCE_COLOR: '1' }, false, true],
+    [{ FORCE_COLOR: '1', NO_COLOR: '1' }, false, true],
+    [{ FORCE_COLOR: '0' }, true, false],
+    [{ FORCE_COLOR: '0' }, false, false],
+  ])('%j on a terminal %s → %s', (env, isTTY, expected) => {
+    expect(helpColors(env, isTTY)).toBe(expected);
   });
 });

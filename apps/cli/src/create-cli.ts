@@ -1,4 +1,5 @@
 import { Builtins, Cli } from 'clipanion';
+import type { Command } from 'clipanion';
 import { AdminCallerCommand } from './commands/admin-caller-command.js';
 import { AdminIdentityCommand } from './commands/admin-identity-command.js';
 import {
@@ -15,22 +16,55 @@ import { WhoamiCommand } from './commands/whoami-command.js';
 import type { RelayContext } from './relay-command.js';
 import { CLI_VERSION } from './version.js';
 
+/** The exit code of a command line clipanion cannot parse (unknown option, missing argument). */
+export const USAGE_EXIT_CODE = 2;
+
+/** Options of {@link createCli}. */
+export interface CreateCliOptions {
+  /** Colour in help and usage errors (default: none; `main.ts` passes {@link helpColors}). */
+  readonly colors?: boolean;
+}
+
+/**
+ * clipanion's `Cli`, except that a command line it cannot parse prints its usage error on
+ * stderr and exits {@link USAGE_EXIT_CODE} (clipanion prints it on stdout and exits 1).
+ */
+class RelayCli extends Cli<RelayContext> {
+  override async run(
+    input: Command<RelayContext> | string[],
+    context: Partial<RelayContext> & Pick<RelayContext, 'stdout' | 'stderr'>,
+  ): Promise<number> {
+    if (!Array.isArray(input)) return super.run(input, context);
+    let command: Command<RelayContext>;
+    try {
+      command = this.process(input, context);
+    } catch (error) {
+      context.stderr.write(this.error(error, { colored: this.enableColors ?? false }));
+      return USAGE_EXIT_CODE;
+    }
+    return super.run(command, context);
+  }
+}
+
 /**
  * Builds the `relay` command line: every command registered, nothing run. `main.ts` alone
  * calls `runExit`; tests call `cli.run(argv, context)` with captured streams and fake
- * dependencies in `context.deps`. Command modules load their implementations lazily.
+ * dependencies in `context.deps`. Command modules load their implementations lazily. Help is
+ * plain unless `options.colors`; a command line that does not parse prints its usage error on
+ * stderr and exits 2.
  *
  * @example
  * ```ts
  * const code = await createCli().run(['whoami'], { stdout, stderr, deps });
  * ```
  */
-export function createCli(): Cli<RelayContext> {
-  const cli = new Cli<RelayContext>({
+export function createCli(options: CreateCliOptions = {}): Cli<RelayContext> {
+  const cli = new RelayCli({
     binaryLabel: 'Relay — a shared, cached read relay for the GitHub CLI',
     binaryName: 'relay',
     binaryVersion: CLI_VERSION,
     enableCapture: false,
+    enableColors: options.colors ?? false,
   });
   cli.register(Builtins.HelpCommand);
   cli.register(Builtins.VersionCommand);

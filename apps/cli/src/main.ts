@@ -6,13 +6,14 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
   // The fast path: the version needs neither clipanion nor any command module.
   process.stdout.write(`${CLI_VERSION}\n`);
 } else {
-  const [{ createCli }, { createNodeDependencies }, { colorDepthFor }] = await Promise.all([
-    import('./create-cli.js'),
-    import('./node-dependencies.js'),
-    import('./terminal-style.js'),
-  ]);
+  const [{ createCli }, { createNodeDependencies }, { colorDepthFor, helpColors }] =
+    await Promise.all([
+      import('./create-cli.js'),
+      import('./node-dependencies.js'),
+      import('./terminal-style.js'),
+    ]);
   const stdoutIsTTY = process.stdout.isTTY;
-  await createCli().runExit(argv, {
+  await createCli({ colors: helpColors(process.env, stdoutIsTTY) }).runExit(argv, {
     colorDepth: colorDepthFor(
       process.env,
       stdoutIsTTY,

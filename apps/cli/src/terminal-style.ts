@@ -37,3 +37,15 @@ export function createTerminalStyle(env: CliEnv, isTTY: boolean): TerminalStyle 
 export function colorDepthFor(env: CliEnv, isTTY: boolean, terminalDepth: number): number {
   return createTerminalStyle(env, isTTY).color ? terminalDepth : 1;
 }
+
+/**
+ * Whether clipanion colours `relay`'s help and usage errors: FORCE_COLOR `0` turns colour off,
+ * any other nonempty value forces it; otherwise as {@link createTerminalStyle}: only on a terminal,
+ * never with NO_COLOR or TERM=dumb.
+ */
+export function helpColors(env: CliEnv, isTTY: boolean): boolean {
+  const force = env.FORCE_COLOR;
+  if (force === '0') return false;
+  if (force !== undefined && force !== '') return true;
+  return createTerminalStyle(env, isTTY).color;
+}
