@@ -12,7 +12,7 @@ import { canonicalUrl } from './caller-auth.js';
 import type { CliDependencies, CliEnv } from './cli-dependencies.js';
 import { CliError } from './cli-error.js';
 import { readNativeToken } from './native-token-reader.js';
-import { joinUrl, sendRelayRequest, toReplyError } from './relay-http.js';
+import { joinUrl, sendRelayRequest, toReplyError, unreachableError } from './relay-http.js';
 import { CLI_VERSION } from './version.js';
 
 /** What `relay login` was given. */
@@ -74,7 +74,7 @@ async function fetchDiscovery(deps: CliDependencies, server: URL): Promise<Disco
     url: joinUrl(server.href, DISCOVERY_PATH),
     redirects: 'follow',
   });
-  if (reply.kind === 'unreachable') throw new CliError('relay_unreachable');
+  if (reply.kind === 'unreachable') throw unreachableError(reply.url);
   const parsed = reply.kind === 'ok' ? discoveryDocumentSchema.safeParse(reply.json) : undefined;
   if (parsed?.success !== true) {
     throw new CliError('relay_protocol_error', {

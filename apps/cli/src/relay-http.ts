@@ -35,8 +35,8 @@ export type RelayReply =
     }
   /** Anything else: a non-JSON body, an unknown error shape. */
   | { readonly kind: 'malformed'; readonly status: number }
-  /** No answer: refused connection, DNS, reset. */
-  | { readonly kind: 'unreachable' }
+  /** No answer: refused connection, DNS, reset. `url` is the one tried ({@link describeRelayUrl}). */
+  | { readonly kind: 'unreachable'; readonly url: string }
   /** A redirect the mode forbids. */
   | { readonly kind: 'redirect_refused' };
 
@@ -69,7 +69,7 @@ export async function sendRelayRequest(
         redirect: request.redirects === 'follow' ? 'follow' : 'manual',
       });
     } catch {
-      return { kind: 'unreachable' };
+      return { kind: 'unreachable', url: describeRelayUrl(url) };
     }
     if (request.redirects === 'follow' || response.status < 300 || response.status > 399) break;
     const location = response.headers.get('location');
@@ -90,7 +90,7 @@ export async function sendRelayRequest(
   try {
     text = await response.text();
   } catch {
-    return { kind: 'unreachable' };
+    return { kind: 'unreachable', url: describeRelayUrl(url) };
   }
   let json: unknown;
   try {
@@ -112,6 +112,23 @@ export async function sendRelayRequest(
   };
 }
 
+/**
+ * A relay URL as an error message may name it: scheme, host, port and path only — never
+ * user info, a query or a fragment (a token never travels in the URL, and these parts are
+ * dropped all the same).
+ */
+export function describeRelayUrl(url: URL | string): string {
+  const parsed = typeof url === 'string' ? new URL(url) : url;
+  return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+}
+
+/** `relay_unreachable`, naming the URL that was tried. */
+export function unreachableError(url: string): CliError {
+  return new CliError('relay_unreachable', {
+    message: `The relay server could not be reached at ${url}.`,
+  });
+}
+
 /** Turns a reply that is not `ok` into the CLI error it ends the command with. */
 export function toReplyError(reply: Exclude<RelayReply, { kind: 'ok' }>): CliError {
   switch (reply.kind) {
@@ -127,7 +144,7 @@ export function toReplyError(reply: Exclude<RelayReply, { kind: 'ok' }>): CliErr
         status: reply.status,
       });
     case 'unreachable':
-      return new CliError('relay_unreachable');
+      return unreachableError(reply.url);
     case 'redirect_refused':
       return new CliError('redirect_refused');
   }

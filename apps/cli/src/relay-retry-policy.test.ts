@@ -31,7 +31,7 @@ describe('classifyReply (client rules 5 and 6)', () => {
     [error(503, 'pool_policy_unavailable'), 'failure'],
     [error(503, 'string_rewrite_policy_unavailable'), 'failure'],
     [error(401, 'unauthorized'), 'failure'],
-    [{ kind: 'unreachable' }, 'failure'],
+    [{ kind: 'unreachable', url: 'http://127.0.0.1:9/v1/forge/request' }, 'failure'],
   ])('%j → %s', (reply, kind) => {
     expect(classifyReply(reply).kind).toBe(kind);
   });
