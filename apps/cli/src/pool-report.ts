@@ -65,6 +65,14 @@ export function formatTable(
   return [style.heading(render(headings)), ...cells.map(render)].join('\n') + '\n';
 }
 
+/** The requests of the filtered client: its rows of `client_usage` (none: 0). */
+function clientRequests(stats: PoolStats): number {
+  const name = stats.client_filter?.toLowerCase();
+  return stats.client_usage
+    .filter((usage) => usage.client.toLowerCase() === name)
+    .reduce((sum, usage) => sum + usage.requests, 0);
+}
+
 /** Pool stats as a human report: a summary, then one table per breakdown that has rows. */
 export function formatPoolStats(stats: PoolStats, style: TerminalStyle): string {
   const sections: string[] = [];
@@ -74,8 +82,15 @@ export function formatPoolStats(stats: PoolStats, style: TerminalStyle): string 
       [
         ['pool', stats.pool],
         ['window', `${stats.window} (since ${stats.since})`],
-        ...(stats.client_filter === undefined ? [] : [['client', stats.client_filter]]),
-        ['requests', stats.requests],
+        // With --client, the server still counts the whole pool: say so, and report the
+        // client's own requests (0 for a client that made none, or that does not exist).
+        ...(stats.client_filter === undefined
+          ? [['requests', stats.requests]]
+          : [
+              ['client', stats.client_filter],
+              ['client requests', clientRequests(stats)],
+              ['pool requests', stats.requests],
+            ]),
         ['service errors', stats.service_errors],
         ['local fallbacks', stats.local_fallbacks],
         ['cache hit rate', percent(stats.cache_hit_rate)],

@@ -139,6 +139,25 @@ describe('relay stats', () => {
     expect(result.stdout).not.toContain('\u001b[');
   });
 
+  it.each<[string, object, RegExp[]]>([
+    [
+      'a client with no usage (the server still counts the pool)',
+      { ...STATS, client_filter: 'nobody', client_usage: [], client_routes: [] },
+      [/^client\s+nobody$/m, /^client requests\s+0$/m, /^pool requests\s+10$/m],
+    ],
+    [
+      'a client with usage',
+      { ...STATS, requests: 25, client_filter: 'laptop' },
+      [/^client\s+laptop$/m, /^client requests\s+10$/m, /^pool requests\s+25$/m],
+    ],
+  ])('--client reports %s, never pool totals as its own', async (_name, body, lines) => {
+    const deps = await setup(() => ({ status: 200, json: body }));
+    const result = await runCli(['stats', '--client', 'x'], deps);
+    expect(result.code).toBe(0);
+    for (const line of lines) expect(result.stdout).toMatch(line);
+    expect(result.stdout).not.toMatch(/^requests\s/m);
+  });
+
   it('prints the JSON with --json', async () => {
     const deps = await setup(() => ({ status: 200, json: STATS }));
     const result = await runCli(['stats', '--json'], deps);
