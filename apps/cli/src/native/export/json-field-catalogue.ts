@@ -1,8 +1,60 @@
 import { compareBytes } from './go-json-encoder.js';
 
 /**
+ * gh's `api.PullRequestFields` (cli/cli v2.60.0: `sharedIssuePRFields` then the pull request
+ * fields), shared by `pr view` and `pr list`.
+ */
+const PULL_REQUEST_FIELDS = [
+  'assignees',
+  'author',
+  'body',
+  'closed',
+  'comments',
+  'createdAt',
+  'closedAt',
+  'id',
+  'labels',
+  'milestone',
+  'number',
+  'projectCards',
+  'projectItems',
+  'reactionGroups',
+  'state',
+  'title',
+  'updatedAt',
+  'url',
+  'additions',
+  'autoMergeRequest',
+  'baseRefName',
+  'changedFiles',
+  'commits',
+  'deletions',
+  'files',
+  'fullDatabaseId',
+  'headRefName',
+  'headRefOid',
+  'headRepository',
+  'headRepositoryOwner',
+  'isCrossRepository',
+  'isDraft',
+  'latestReviews',
+  'maintainerCanModify',
+  'mergeable',
+  'mergeCommit',
+  'mergedAt',
+  'mergedBy',
+  'mergeStateStatus',
+  'potentialMergeCommit',
+  'reviewDecision',
+  'reviewRequests',
+  'reviews',
+  'statusCheckRollup',
+] as const;
+
+/**
  * gh's `--json` field catalogues (cli/cli v2.60.0: `labelFields` of pkg/cmd/label,
- * `releaseFields` of release/list, `shared.ReleaseFields`, `api.RepositoryFields`), in gh's
+ * `releaseFields` of release/list, `shared.ReleaseFields`, `api.RepositoryFields`,
+ * `api.PullRequestFields`), in gh's
  * declaration order. Errors print them byte-sorted.
  */
 export const JSON_FIELD_CATALOGUES = {
@@ -44,6 +96,8 @@ export const JSON_FIELD_CATALOGUES = {
     'url',
     'zipballUrl',
   ],
+  'pr view': PULL_REQUEST_FIELDS,
+  'pr list': PULL_REQUEST_FIELDS,
 } as const satisfies Readonly<Record<string, readonly string[]>>;
 
 /** A command with a `--json` catalogue. */
