@@ -9,8 +9,18 @@ export type GoJsonValue =
   | boolean
   | number
   | string
+  | GoStruct
   | readonly GoJsonValue[]
   | { readonly [key: string]: GoJsonValue };
+
+/**
+ * A Go struct inside exported data (`IssueLabel`, `Milestone`, `Owner`): `encoding/json`
+ * writes its fields in declaration order, so its keys are never sorted (only maps are).
+ */
+export class GoStruct {
+  /** @param fields - the struct's JSON fields in declaration order */
+  constructor(readonly fields: Readonly<Record<string, GoJsonValue>>) {}
+}
 
 /** How {@link encodeGoJson} writes. */
 export interface GoJsonOptions {
@@ -59,6 +69,12 @@ export function encodeGoJson(value: GoJsonValue, options: GoJsonOptions): string
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (typeof value === 'number') return encodeNumber(value);
   if (typeof value === 'string') return encodeString(value, options.escapeHtml);
+  if (value instanceof GoStruct) {
+    const members = Object.entries(value.fields).map(
+      ([key, item]) => `${encodeString(key, options.escapeHtml)}:${encodeGoJson(item, options)}`,
+    );
+    return `{${members.join(',')}}`;
+  }
   if (Array.isArray(value)) {
     return `[${(value as readonly GoJsonValue[]).map((item) => encodeGoJson(item, options)).join(',')}]`;
   }
