@@ -52,6 +52,33 @@ const PULL_REQUEST_FIELDS = [
 ] as const;
 
 /**
+ * gh's `api.IssueFields` (cli/cli v2.60.0: `sharedIssuePRFields` then `isPinned`,
+ * `stateReason`), shared by `issue view` and `issue list`.
+ */
+const ISSUE_FIELDS = [
+  'assignees',
+  'author',
+  'body',
+  'closed',
+  'comments',
+  'createdAt',
+  'closedAt',
+  'id',
+  'labels',
+  'milestone',
+  'number',
+  'projectCards',
+  'projectItems',
+  'reactionGroups',
+  'state',
+  'title',
+  'updatedAt',
+  'url',
+  'isPinned',
+  'stateReason',
+] as const;
+
+/**
  * gh's `--json` field catalogues (cli/cli v2.60.0: `labelFields` of pkg/cmd/label,
  * `releaseFields` of release/list, `shared.ReleaseFields`, `api.RepositoryFields`,
  * `api.PullRequestFields`), in gh's
@@ -98,6 +125,8 @@ export const JSON_FIELD_CATALOGUES = {
   ],
   'pr view': PULL_REQUEST_FIELDS,
   'pr list': PULL_REQUEST_FIELDS,
+  'issue view': ISSUE_FIELDS,
+  'issue list': ISSUE_FIELDS,
 } as const satisfies Readonly<Record<string, readonly string[]>>;
 
 /** A command with a `--json` catalogue. */
