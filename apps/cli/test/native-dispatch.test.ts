@@ -146,7 +146,12 @@ describe('relay native <gh argv> (built binary): delegation to the native gh', (
       {},
       'not_yet_served',
     ],
-    ['a not-yet-served pr view', ['pr', 'view', '1', '-R', 'acme/widgets'], {}, 'not_yet_served'],
+    [
+      'a pr view of a branch (gh looks branches up by GraphQL)',
+      ['pr', 'view', 'feature', '-R', 'acme/widgets'],
+      {},
+      'unsupported_shape',
+    ],
     [
       'a pr diff of a branch after -- (gh looks branches up by GraphQL)',
       ['pr', 'diff', '-R', 'acme/widgets', '--', '-feature'],
@@ -211,7 +216,7 @@ describe('relay native <gh argv> (built binary): delegation to the native gh', (
   it.each([
     [['frobnicate'], 'unknown_command'],
     [['pr', 'create', '--fill'], 'write'],
-    [['pr', 'view', '1', '-R', 'acme/widgets'], 'not_yet_served'],
+    [['pr', 'view', 'feature', '-R', 'acme/widgets'], 'unsupported_shape'],
   ])(
     'under RELAY_NO_FALLBACK=1 %j fails with one line (%s) and runs nothing',
     async (argv, reason) => {
