@@ -159,10 +159,10 @@ describe('relay native <gh argv> (built binary): delegation to the native gh', (
       'unsupported_shape',
     ],
     [
-      'a not-yet-served issue list',
-      ['issue', 'list'],
+      'an issue list by label (gh searches by GraphQL)',
+      ['issue', 'list', '--label', 'bug'],
       { GH_REPO: 'acme/widgets' },
-      'not_yet_served',
+      'unsupported_flag',
     ],
     ['a not-yet-served repo view', ['repo', 'view', 'acme/widgets'], {}, 'not_yet_served'],
     [

@@ -8,6 +8,7 @@ import type { ServedCommandLoader } from './served-command.js';
  */
 export const SERVED_COMMANDS: Readonly<Partial<Record<ServedCommandName, ServedCommandLoader>>> = {
   api: async () => (await import('./api.js')).API_COMMAND,
+  'issue list': async () => (await import('./issue-list.js')).ISSUE_LIST_COMMAND,
   'issue view': async () => (await import('./issue-view.js')).ISSUE_VIEW_COMMAND,
   'label list': async () => (await import('./label-list.js')).LABEL_LIST_COMMAND,
   'pr diff': async () => (await import('./pr-diff.js')).PR_DIFF_COMMAND,
