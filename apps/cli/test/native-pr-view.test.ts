@@ -1,0 +1,265 @@
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createForgeSim, createSimClock, seedDemoWorld } from '@relay/forge-sim';
+import type { DemoWorldIds, ForgeSim } from '@relay/forge-sim';
+import { loadServerConfig, startServer } from '@relay/server';
+import type { RunningServer } from '@relay/server';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTempDir } from './cli-harness.js';
+
+/**
+ * `relay native pr view` through the BUILT binary (tsdown into a directory of its own) against
+ * relay-server and @relay/forge-sim on loopback: gh's non-TTY preview and `--json` of the PR
+ * forge-sim holds, the rule 8 cache note and max-age=0, gh's error for a missing PR, and rule
+ * 9's detail export.
+ */
+const appDir = dirname(dirname(fileURLToPath(import.meta.url)));
+const ADMIN = 'admin-token-for-pr-view-e2e-0123456789';
+const HIT_NOTE =
+  'relay: pr_view served from the relay cache (hit; the relay reports no refresh time — RELAY_FRESH=1 reads it fresh)\n';
+let outDir: string;
+let bin: string;
+
+function run(command: string, args: readonly string[], cwd: string): Promise<number | null> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, stdio: 'ignore' });
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      resolve(code);
+    });
+  });
+}
+
+interface RunResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function relay(args: readonly string[], env: Record<string, string>, cwd: string) {
+  return new Promise<RunResult>((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env },
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.stdin.end();
+    child.once('error', reject);
+    child.once('close', (code) => {
+      resolve({
+        code,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+      });
+    });
+  });
+}
+
+/** A fake gh that records its argv and exits 7. */
+function writeFakeGh(dir: string): string {
+  const path = join(dir, 'fake-gh');
+  writeFileSync(path, `#!/bin/sh\nprintf '%s\\n' "$@" > "${dir}/native-argv"\nexit 7\n`);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+async function jsonOf(url: string): Promise<Record<string, unknown>> {
+  const response = await fetch(url);
+  expect(response.status).toBe(200);
+  return (await response.json()) as Record<string, unknown>;
+}
+
+beforeAll(async () => {
+  outDir = mkdtempSync(join(tmpdir(), 'relay-pr-view-cli-'));
+  const code = await run(
+    'pnpm',
+    ['exec', 'tsdown', '--logLevel', 'error', '--out-dir', outDir],
+    appDir,
+  );
+  if (code !== 0) throw new Error(`tsdown exited ${String(code)}`);
+  bin = join(outDir, 'main.js');
+}, 120_000);
+afterAll(() => {
+  rmSync(outDir, { recursive: true, force: true });
+});
+
+describe('relay native pr view (built binary) against relay-server and forge-sim', () => {
+  let sim: ForgeSim;
+  let ids: DemoWorldIds;
+  let server: RunningServer;
+  let dir: ReturnType<typeof createTempDir>;
+  let env: Record<string, string>;
+
+  beforeEach(async () => {
+    sim = await createForgeSim({ clock: createSimClock({ start: Date.now() }) });
+    ids = seedDemoWorld(sim.world);
+    dir = createTempDir();
+    const config = loadServerConfig({
+      RELAY_PORT: '0',
+      RELAY_DATABASE: join(dir.path, 'relay.db'),
+      RELAY_ADMIN_TOKEN: ADMIN,
+      RELAY_FORGE_API_URL: sim.urls.api,
+      RELAY_FORGE_WEB_URL: sim.urls.web,
+      RELAY_FORGE_RAW_URL: sim.urls.raw,
+      ALLOWED_FORGE_ORG: 'acme',
+      DEFAULT_LOGIN_POOL: 'team',
+      DEFAULT_ALLOWED_OWNERS: 'acme',
+    });
+    if (!config.ok) throw new Error('invalid test configuration');
+    server = await startServer(config.value);
+    const { token } = sim.tokens.addPat({ login: 'alice' });
+    env = {
+      RELAY_CONFIG_DIR: join(dir.path, 'config'),
+      GH_TOKEN: token,
+      RELAY_NATIVE_CLI: writeFakeGh(dir.path),
+      RELAY_RETRIES: '0',
+    };
+    const login = await relay(['login', server.url], env, dir.path);
+    expect(login.code).toBe(0);
+  });
+  afterEach(async () => {
+    await server.close();
+    await sim.close();
+    dir.remove();
+  });
+
+  it('prints gh’s preview of the forge’s PR; a second read is a cache hit with the stderr note', async () => {
+    const n = String(ids.pullNumber);
+    const pull = await jsonOf(`${sim.urls.api}/repos/acme/widgets/pulls/${n}`);
+    const expected = [
+      'title:\tAdd sprockets',
+      'state:\tOPEN',
+      'author:\tbob',
+      'labels:\tenhancement',
+      'assignees:\t',
+      // alice approved (her request was cleared); carol is still requested.
+      'reviewers:\talice (Approved), carol (Requested)',
+      'projects:\t',
+      'milestone:\t',
+      `number:\t${n}`,
+      `url:\t${String(pull.html_url)}`,
+      `additions:\t${String(pull.additions)}`,
+      `deletions:\t${String(pull.deletions)}`,
+      'auto-merge:\tdisabled',
+      '--',
+      'Sprockets make widgets spin.',
+      '',
+    ].join('\n');
+    const argv = ['native', 'pr', 'view', n, '-R', 'acme/widgets'];
+
+    expect(await relay(argv, env, dir.path)).toEqual({ code: 0, stdout: expected, stderr: '' });
+    expect(await relay(argv, env, dir.path)).toEqual({
+      code: 0,
+      stdout: expected,
+      stderr: HIT_NOTE,
+    });
+    expect(await relay(argv, { ...env, RELAY_QUIET_CACHE: '1' }, dir.path)).toEqual({
+      code: 0,
+      stdout: expected,
+      stderr: '',
+    });
+    // Rule 8: live fields read with max-age=0 (a refill, so no note); RELAY_FRESH likewise.
+    const live = await relay(
+      ['native', 'pr', 'view', `#${n}`, '-R', 'acme/widgets', '--json', 'state,mergeable,number'],
+      env,
+      dir.path,
+    );
+    expect(live).toEqual({
+      code: 0,
+      stdout: `{"mergeable":"MERGEABLE","number":${n},"state":"OPEN"}\n`,
+      stderr: '',
+    });
+    expect(await relay(argv, { ...env, RELAY_FRESH: '1' }, dir.path)).toEqual({
+      code: 0,
+      stdout: expected,
+      stderr: '',
+    });
+  }, 60_000);
+
+  it('--json of a merged PR: rule 9 state, people with their names, --jq', async () => {
+    const n = String(ids.mergedPullNumber);
+    const pull = await jsonOf(`${sim.urls.api}/repos/acme/widgets/pulls/${n}`);
+    const carol = await jsonOf(`${sim.urls.api}/users/carol`);
+    const person = {
+      id: (pull.user as { node_id: string }).node_id,
+      is_bot: false,
+      login: 'carol',
+      name: typeof carol.name === 'string' ? carol.name : '',
+    };
+    const result = await relay(
+      [
+        'native',
+        'pr',
+        'view',
+        `https://github.com/acme/widgets/pull/${n}`,
+        '-R',
+        'acme/other',
+        '--json',
+        'state,author,mergedAt,closed,isDraft',
+      ],
+      env,
+      dir.path,
+    );
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toBe(
+      `${JSON.stringify({
+        author: person,
+        closed: true,
+        isDraft: false,
+        mergedAt: String(pull.merged_at).replace(/\.\d+Z$/, 'Z'),
+        state: 'MERGED',
+      })}\n`,
+    );
+    const jq = await relay(
+      [
+        'native',
+        'pr',
+        'view',
+        n,
+        '-R',
+        'acme/widgets',
+        '--json',
+        'author',
+        '--jq',
+        '.author.login',
+      ],
+      env,
+      dir.path,
+    );
+    expect(jq).toMatchObject({ code: 0, stdout: 'carol\n' });
+  }, 60_000);
+
+  it('a missing PR prints gh’s GraphQL error with exit 1', async () => {
+    const result = await relay(
+      ['native', 'pr', 'view', '999', '-R', 'acme/widgets'],
+      env,
+      dir.path,
+    );
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'GraphQL: Could not resolve to a PullRequest with the number of 999. (repository.pullRequest)\n',
+    });
+  }, 60_000);
+
+  it('--json comments is rule 9’s detail export: the native gh, or unsupported_pr_detail_export', async () => {
+    const argv = ['pr', 'view', String(ids.pullNumber), '-R', 'acme/widgets', '--json', 'comments'];
+    const native = await relay(['native', ...argv], env, dir.path);
+    expect(native.code).toBe(7);
+    expect(native.stderr).toBe('relay: running the native gh (reason unsupported_flag)\n');
+    expect(readFileSync(join(dir.path, 'native-argv'), 'utf8')).toBe(
+      argv.map((arg) => `${arg}\n`).join(''),
+    );
+    const blocked = await relay(['native', ...argv], { ...env, RELAY_NO_FALLBACK: '1' }, dir.path);
+    expect(blocked.code).toBe(1);
+    expect(blocked.stdout).toBe('');
+    expect(blocked.stderr).toContain('(unsupported_pr_detail_export)');
+  }, 60_000);
+});
