@@ -128,7 +128,7 @@ describe('relay native <gh argv> (built binary): delegation to the native gh', (
       'tty_output',
     ],
     [
-      'a not-yet-served read with repeated flags and --',
+      'a pr list with repeated --label (a search query: GraphQL ranking) and --json',
       [
         'pr',
         'list',
@@ -144,7 +144,7 @@ describe('relay native <gh argv> (built binary): delegation to the native gh', (
         'title',
       ],
       {},
-      'not_yet_served',
+      'unsupported_flag',
     ],
     [
       'a pr view of a branch (gh looks branches up by GraphQL)',

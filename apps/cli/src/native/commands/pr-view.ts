@@ -123,8 +123,11 @@ function jsonBody(envelope: RelayEnvelope): unknown {
   return envelope.body_encoding === 'json' ? envelope.body : undefined;
 }
 
-/** `name` of each login (`GET /users/{login}`, route user_view; `null` → `""`). */
-async function readNames(
+/**
+ * `name` of each login (`GET /users/{login}`, route user_view; `null` → `""`); a read that
+ * is not a 200 user runs gh.
+ */
+export async function readNames(
   port: RelayPort,
   logins: readonly string[],
 ): Promise<Map<string, string> | CommandOutcome> {
