@@ -55,7 +55,7 @@ function issue(number: number, title: string, updated: string, labels: readonly 
     html_url: `https://github.com/OWNER/REPO/issues/${String(number)}`,
     state: 'open',
     body: null,
-    user: { login: 'monalisa', type: 'User' },
+    user: { login: 'monalisa', node_id: 'U_1', type: 'User' },
     labels: labels.map((name, index) => ({
       id: 10 - index,
       node_id: `LA_${name}`,
@@ -198,6 +198,16 @@ describe('gh issue list through the relay port', () => {
     });
   });
 
+  it.each(['author', 'assignees', 'comments', 'isPinned'])(
+    '--json %s runs gh before anything is read (issue list reads no user names)',
+    async (field) => {
+      const port = fakePort([]);
+      const outcome = await runIssueList(port, { flags: { json: [field] }, repo: REPO }, noJq);
+      expect(outcome).toEqual({ kind: 'delegate', reason: 'unsupported_flag' });
+      expect(port.reads).toEqual([]);
+    },
+  );
+
   it('prints gh’s unknown-field error before anything is read', async () => {
     const port = fakePort([]);
     const outcome = await runIssueList(port, { flags: { json: ['numbr'] }, repo: REPO }, noJq);
@@ -221,6 +231,7 @@ describe('toIssueListQuery (issue list flags as REST parameters)', () => {
     [{ limit: ['0'] }, 'invalid_usage'],
     [{ limit: ['101'] }, 'unsupported_flag'],
     [{ json: ['comments'] }, undefined],
+    [{ json: ['author'] }, undefined],
   ])('%j', (flags, reason) => {
     const result = toIssueListQuery(flags);
     if (reason === undefined) expect(result.ok).toBe(true);

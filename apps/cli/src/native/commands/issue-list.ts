@@ -189,7 +189,7 @@ export async function runIssueList(
   if (!request.ok) return request.outcome;
   if (
     selected.kind === 'json' &&
-    selected.fields.some((field) => ISSUE_FIELD_SOURCES[field] === 'delegate')
+    selected.fields.some((field) => ISSUE_FIELD_SOURCES[field] !== 'rest')
   ) {
     return delegated('unsupported_flag');
   }

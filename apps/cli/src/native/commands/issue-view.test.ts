@@ -153,7 +153,6 @@ describe('gh issue view through the relay port', () => {
     ['comments (rule 9)', 'comments'],
     ['closed (rule 9)', 'closed'],
     ['stateReason (rule 9)', 'stateReason'],
-    ['author (user name needs another read)', 'author'],
     ['isPinned (GraphQL only)', 'isPinned'],
     ['reactionGroups', 'title,reactionGroups'],
   ])('delegates the whole invocation for %s without reading', async (_name, fields) => {
@@ -161,6 +160,42 @@ describe('gh issue view through the relay port', () => {
     const outcome = await runIssueView(port, view(['1'], { json: [fields] }), noJq);
     expect(outcome).toEqual({ kind: 'delegate', reason: 'unsupported_flag' });
     expect(port.reads).toEqual([]);
+  });
+
+  it('--json author and assignees read each person’s name (route user_view) for gh’s shapes', async () => {
+    const issue = { ...ISSUE, assignees: [{ ...user('monaco'), node_id: 'U_2' }] };
+    const port = fakePort([
+      envelope(issue),
+      envelope({ login: 'marseilles', name: null }, 200, 'user_view'),
+      envelope({ login: 'monaco', name: 'Mona <C>' }, 200, 'user_view'),
+    ]);
+    const outcome = await runIssueView(port, view(['123'], { json: ['author,assignees'] }), noJq);
+    expect(outcome).toMatchObject({
+      code: 0,
+      stdout:
+        '{"assignees":[{"id":"U_2","login":"monaco","name":"Mona <C>"}],"author":{"id":"U_1","is_bot":false,"login":"marseilles","name":""}}\n',
+    });
+    expect(port.reads.slice(1)).toEqual([{ path: '/users/marseilles' }, { path: '/users/monaco' }]);
+  });
+
+  it('a bot author needs no name read; several assignees or a ghost author run gh', async () => {
+    const bot = { ...ISSUE, user: user('dependabot[bot]', 'Bot') };
+    const port = fakePort([envelope(bot)]);
+    expect(await runIssueView(port, view(['1'], { json: ['author'] }), noJq)).toMatchObject({
+      stdout: '{"author":{"is_bot":true,"login":"app/dependabot"}}\n',
+    });
+    expect(port.reads).toHaveLength(1);
+    const several = { ...ISSUE, user: user('ghost'), assignees: [user('a'), user('b')] };
+    for (const fields of ['assignees', 'author']) {
+      const names = [envelope({ login: 'a', name: 'A' }, 200, 'user_view')];
+      expect(
+        await runIssueView(
+          fakePort([envelope(several), ...names, ...names]),
+          view(['1'], { json: [fields] }),
+          noJq,
+        ),
+      ).toEqual({ kind: 'delegate', reason: 'unsupported_flag' });
+    }
   });
 
   it('prints gh’s unknown-field error (exit 1, nothing read)', async () => {

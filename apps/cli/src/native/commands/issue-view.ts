@@ -11,12 +11,14 @@ import {
   ISSUE_FIELD_SOURCES,
   isRestIssue,
   issueFieldValue,
+  issueLoginsNeedingNames,
   renderIssueView,
 } from '../export/issue-export.js';
 import type { GoJsonValue } from '../export/go-json-encoder.js';
 import { formatJsonFieldError, selectJsonFields } from '../export/json-field-catalogue.js';
 import type { JsonSelection } from '../export/json-field-catalogue.js';
 import type { RelayPort } from '../relay-port.js';
+import { readNames } from './pr-view.js';
 import { cacheNoteOptions, formatCacheNote } from './relay-cache-note.js';
 import type { CacheNoteOptions } from './relay-cache-note.js';
 import type { ServedCommand } from './served-command.js';
@@ -57,8 +59,9 @@ async function explainNotFound(
 
 /**
  * `gh issue view {<number> | <url>}` through the relay (pure of I/O but the port and jq): one
- * read of the issue (route issue_view); a 404 reads the repository once more to print gh's own
- * error. Pull requests (gh shows them through `issueOrPullRequest` with PR fields), other
+ * read of the issue (route issue_view), then `/users/{login}` (route user_view) for the
+ * `name` of an `author`/`assignees` export; a 404 reads the repository once more to print
+ * gh's own error. Pull requests (gh shows them through `issueOrPullRequest` with PR fields), other
  * forge statuses, fields REST cannot give exactly (ISSUE_FIELD_SOURCES) and human output that
  * cannot be proved (renderIssueView) run gh. The rule 8 cache note goes first on stderr.
  */
@@ -129,9 +132,11 @@ async function renderAnswer(
     const text = renderIssueView(issue);
     return text === undefined ? delegated('unsupported_shape') : printed(text);
   }
+  const names = await readNames(port, issueLoginsNeedingNames(issue, selected.fields));
+  if (!(names instanceof Map)) return names;
   const data: Record<string, GoJsonValue> = {};
   for (const field of selected.fields) {
-    const value = issueFieldValue(issue, field);
+    const value = issueFieldValue(issue, field, names);
     if (value === undefined) return delegated('unsupported_flag');
     data[field] = value;
   }

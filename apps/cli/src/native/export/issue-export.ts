@@ -9,6 +9,7 @@ export type IssueField = JsonField<'issue view'>;
 /** A user as REST returns it inside an issue (`user`, `assignees[]`). */
 export interface RestIssueUser {
   readonly login: string;
+  readonly node_id: string;
   readonly type: string;
 }
 
@@ -53,13 +54,14 @@ export interface RestIssue {
 
 /**
  * How each field of gh's issue catalogue is served (README "issue view", "issue list"):
- * `rest` from the REST issue with gh's exact shape; `delegate` when REST has no such data or
- * SPEC.md client rule 9 hands the field to gh (`comments`, `closed`, `stateReason`), so the
- * whole invocation runs gh.
+ * `rest` from the REST issue with gh's exact shape; `users` likewise plus one
+ * `GET /users/{login}` per person for the `name` (served by `issue view` only; `issue list`
+ * runs gh for them); `delegate` when REST has no such data or SPEC.md client rule 9 hands the
+ * field to gh (`comments`, `closed`, `stateReason`), so the whole invocation runs gh.
  */
 export const ISSUE_FIELD_SOURCES = {
-  assignees: 'delegate',
-  author: 'delegate',
+  assignees: 'users',
+  author: 'users',
   body: 'rest',
   closed: 'delegate',
   comments: 'delegate',
@@ -78,7 +80,21 @@ export const ISSUE_FIELD_SOURCES = {
   url: 'rest',
   isPinned: 'delegate',
   stateReason: 'delegate',
-} as const satisfies Readonly<Record<IssueField, 'rest' | 'delegate'>>;
+} as const satisfies Readonly<Record<IssueField, 'rest' | 'users' | 'delegate'>>;
+
+/** `name` of each person by REST login (`GET /users/{login}`, `null` → `""`). */
+export type IssueUserNames = ReadonlyMap<string, string>;
+
+/** The logins whose `/users/{login}` `name` the requested fields need. */
+export function issueLoginsNeedingNames(issue: RestIssue, fields: readonly IssueField[]): string[] {
+  const logins = new Set<string>();
+  const add = (user: RestIssueUser | null): void => {
+    if (user !== null && user.type === 'User' && user.login !== 'ghost') logins.add(user.login);
+  };
+  if (fields.includes('author')) add(issue.user);
+  if (fields.includes('assignees')) issue.assignees.forEach(add);
+  return [...logins];
+}
 
 /** gh reads `labels(first:100)`: an issue with more labels cannot be shown as gh shows it. */
 const MAX_LABELS = 100;
@@ -107,11 +123,36 @@ function timeValue(time: string): string | undefined {
 /**
  * One issue's exported field (gh's `Issue.ExportData`: `labels` as `IssueLabel` structs,
  * `milestone` as a `Milestone` struct or null, times as Go `time.Time`); `undefined` when the
- * field cannot be served exactly (a delegated field, a milestone with a due date — REST's
+ * field cannot be served exactly (a delegated field, a person whose name was not read, several
+ * assignees, a milestone with a due date — REST's
  * `due_on` time of day is not GraphQL's `dueOn` —, more than 100 labels, an unusual time).
  */
-export function issueFieldValue(issue: RestIssue, field: IssueField): GoJsonValue | undefined {
+export function issueFieldValue(
+  issue: RestIssue,
+  field: IssueField,
+  names: IssueUserNames = new Map(),
+): GoJsonValue | undefined {
   switch (field) {
+    case 'author': {
+      // gh's Author.MarshalJSON: a map; an actor without a User id is a bot (`app/<login>`).
+      const login = issue.user === null ? undefined : graphQlLogin(issue.user);
+      if (issue.user === null || login === undefined) return undefined;
+      if (issue.user.type === 'Bot') return { is_bot: true, login: `app/${login}` };
+      const name = names.get(issue.user.login);
+      if (name === undefined) return undefined;
+      return { id: issue.user.node_id, is_bot: false, login, name };
+    }
+    case 'assignees': {
+      // GitHubUser structs; GraphQL's order of several assignees is unproved.
+      if (issue.assignees.length > 1) return undefined;
+      const out: GoStruct[] = [];
+      for (const user of issue.assignees) {
+        const name = names.get(user.login);
+        if (user.type !== 'User' || name === undefined) return undefined;
+        out.push(new GoStruct({ id: user.node_id, login: user.login, name }));
+      }
+      return out;
+    }
     case 'body':
       return issue.body ?? '';
     case 'createdAt':
@@ -151,8 +192,6 @@ export function issueFieldValue(issue: RestIssue, field: IssueField): GoJsonValu
       return issue.title;
     case 'url':
       return issue.html_url;
-    case 'assignees':
-    case 'author':
     case 'closed':
     case 'comments':
     case 'projectCards':
@@ -166,11 +205,14 @@ export function issueFieldValue(issue: RestIssue, field: IssueField): GoJsonValu
 
 /**
  * A user's login as GraphQL's `Actor.login` gives it: a bot without REST's `[bot]` suffix;
- * `undefined` for other account types (mannequins, organizations) this cannot prove.
+ * `undefined` for what this cannot prove (a deleted user's `ghost`, mannequins,
+ * organizations).
  */
 export function graphQlLogin(user: RestIssueUser): string | undefined {
-  if (user.type === 'User') return user.login;
-  if (user.type === 'Bot') return user.login.replace(/\[bot\]$/, '');
+  if (user.type === 'User') return user.login === 'ghost' ? undefined : user.login;
+  if (user.type === 'Bot' && user.login.endsWith('[bot]') && user.login.length > 5) {
+    return user.login.slice(0, -'[bot]'.length);
+  }
   return undefined;
 }
 
@@ -237,7 +279,7 @@ export function renderIssueListTable(issues: readonly RestIssue[]): string | und
 function isUser(value: unknown): value is RestIssueUser {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
-  return typeof v.login === 'string' && typeof v.type === 'string';
+  return typeof v.login === 'string' && typeof v.node_id === 'string' && typeof v.type === 'string';
 }
 
 function isLabel(value: unknown): value is RestIssueLabel {
