@@ -178,6 +178,31 @@ describe('relay native issue view / issue list through relay-server and the simu
     });
   }, 60_000);
 
+  it('issue view --json author,assignees reads each name through the relay (user_view)', async () => {
+    const rest = (await forge(`/repos/acme/widgets/issues/${String(number)}`)) as {
+      user: { node_id: string };
+      assignees: { node_id: string }[];
+    };
+    const json = await relay(
+      [
+        'native',
+        'issue',
+        'view',
+        String(number),
+        '-R',
+        'acme/widgets',
+        '--json',
+        'author,assignees',
+      ],
+      env,
+    );
+    expect(json).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: `{"assignees":[{"id":${JSON.stringify(rest.assignees[0]?.node_id)},"login":"carol","name":"Carol Danvers"}],"author":{"id":${JSON.stringify(rest.user.node_id)},"is_bot":false,"login":"bob","name":"Bob Builder"}}\n`,
+    });
+  }, 60_000);
+
   it('issue view prints gh’s errors: a missing issue, a word, an unknown field', async () => {
     const missing = await relay(['native', 'issue', 'view', '9999', '-R', 'acme/widgets'], env);
     expect(missing).toEqual({
