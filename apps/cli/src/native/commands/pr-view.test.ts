@@ -287,7 +287,7 @@ describe('gh pr view --json through the relay port', () => {
             { id: 9, node_id: 'LA_9', name: 'b<&>', description: null, color: 'fff' },
             { id: 3, node_id: 'LA_3', name: 'a', description: 'd', color: '000' },
           ],
-          milestone: { number: 2, title: 'v1', description: null, due_on: '2020-05-01T07:00:00Z' },
+          milestone: { number: 2, title: 'v1', description: null, due_on: null },
           requested_teams: [
             { name: 'Core', slug: 'core', html_url: 'https://github.com/orgs/OWNER/teams/core' },
           ],
@@ -315,7 +315,7 @@ describe('gh pr view --json through the relay port', () => {
         '"fullDatabaseId":"1012","headRepository":{"id":"R_2","name":"REPO"},' +
         '"headRepositoryOwner":{"id":"U_hubot","name":"Hu Bot","login":"hubot"},"isCrossRepository":true,' +
         '"labels":[{"id":"LA_3","name":"a","description":"d","color":"000"},{"id":"LA_9","name":"b<&>","description":"","color":"fff"}],' +
-        '"milestone":{"number":2,"title":"v1","description":"","dueOn":"2020-05-01T07:00:00Z"},"number":12,' +
+        '"milestone":{"number":2,"title":"v1","description":"","dueOn":null},"number":12,' +
         '"reviewRequests":[{"__typename":"Team","name":"Core","slug":"OWNER/core"}],"title":"Blueberries are from a fork"}\n',
     });
     expect(port.reads.map((r) => r.path)).toEqual([
@@ -397,6 +397,15 @@ describe('gh pr view --json through the relay port', () => {
   ])('--json %s runs gh without a read', async (json) => {
     const port = fakePort([]);
     expect(await runPrView(port, plan(['12'], { json: [json] }), options)).toEqual({
+      kind: 'delegate',
+      reason: 'unsupported_flag',
+    });
+  });
+
+  it('a milestone with a due date runs gh (REST’s due_on time of day is not GraphQL’s dueOn)', async () => {
+    const milestone = { number: 2, title: 'v1', description: null, due_on: '2020-05-01T07:00:00Z' };
+    const port = fakePort([envelope(pull({ milestone }))]);
+    expect(await runPrView(port, plan(['12'], { json: ['milestone'] }), options)).toEqual({
       kind: 'delegate',
       reason: 'unsupported_flag',
     });

@@ -352,14 +352,15 @@ export function prFieldValue(
       if (pull.mergeable === undefined) return undefined;
       return pull.mergeable === null ? 'UNKNOWN' : pull.mergeable ? 'MERGEABLE' : 'CONFLICTING';
     case 'milestone':
-      return pull.milestone === null
-        ? null
-        : new GoStruct({
-            number: pull.milestone.number,
-            title: pull.milestone.title,
-            description: pull.milestone.description ?? '',
-            dueOn: optionalTime(pull.milestone.due_on),
-          });
+      if (pull.milestone === null) return null;
+      // REST's `due_on` time of day is not GraphQL's `dueOn` (as issue view decides).
+      if (pull.milestone.due_on !== null) return undefined;
+      return new GoStruct({
+        number: pull.milestone.number,
+        title: pull.milestone.title,
+        description: pull.milestone.description ?? '',
+        dueOn: null,
+      });
     case 'number':
       return pull.number;
     case 'reviewRequests':
