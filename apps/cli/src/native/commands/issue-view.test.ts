@@ -252,6 +252,8 @@ describe('gh issue view through the relay port', () => {
       { ...ISSUE, assignees: [user('a'), user('b')] },
       200,
     ],
+    ['a bot assignee', { ...ISSUE, assignees: [user('copilot[bot]', 'Bot')] }, 200],
+    ['a deleted author', { ...ISSUE, user: user('ghost') }, 200],
     ['a transferred issue', { message: 'Moved Permanently' }, 301],
     ['a deleted issue', { message: 'This issue was deleted' }, 410],
   ])('delegates %s', async (_name, body, status) => {

@@ -229,14 +229,18 @@ function goToLower(text: string): string {
  * sorted case-insensitively, the comment count, assignees, an empty `projects:` (REST sees no
  * project membership), the milestone title — then `--` and the body. `undefined` when the
  * output cannot be proved: several assignees (GraphQL's assignee order is unknown), more than
- * 100 labels, an author that is missing or neither a user nor a bot.
+ * 100 labels, an author that is missing or neither a user nor a bot, an assignee that is not a
+ * user.
  */
 export function renderIssueView(issue: RestIssue): string | undefined {
   const author = issue.user === null ? undefined : graphQlLogin(issue.user);
   const labels = orderedIssueLabels(issue);
   if (author === undefined || labels === undefined || issue.assignees.length > 1) return undefined;
-  const assignees = issue.assignees.map((user) => graphQlLogin(user));
-  if (assignees.some((login) => login === undefined)) return undefined;
+  // GraphQL's `assignees` are User nodes: any other account type is unproved.
+  if (issue.assignees.some((user) => user.type !== 'User' || user.login === 'ghost')) {
+    return undefined;
+  }
+  const assignees = issue.assignees.map((user) => user.login);
   const labelNames = labels
     .map((label) => label.name)
     .sort((a, b) => compareBytes(goToLower(a), goToLower(b)));
