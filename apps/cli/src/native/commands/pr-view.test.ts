@@ -433,6 +433,62 @@ describe('gh pr view --json through the relay port', () => {
     );
   });
 
+  it('the unknown-field error lists view_test.go TestJSONFields’ 44 fields, byte-sorted', async () => {
+    const outcome = await runPrView(fakePort([]), plan(['12'], { json: ['x'] }), options);
+    const fields = [
+      'additions',
+      'assignees',
+      'author',
+      'autoMergeRequest',
+      'baseRefName',
+      'body',
+      'changedFiles',
+      'closed',
+      'closedAt',
+      'comments',
+      'commits',
+      'createdAt',
+      'deletions',
+      'files',
+      'fullDatabaseId',
+      'headRefName',
+      'headRefOid',
+      'headRepository',
+      'headRepositoryOwner',
+      'id',
+      'isCrossRepository',
+      'isDraft',
+      'labels',
+      'latestReviews',
+      'maintainerCanModify',
+      'mergeCommit',
+      'mergeStateStatus',
+      'mergeable',
+      'mergedAt',
+      'mergedBy',
+      'milestone',
+      'number',
+      'potentialMergeCommit',
+      'projectCards',
+      'projectItems',
+      'reactionGroups',
+      'reviewDecision',
+      'reviewRequests',
+      'reviews',
+      'state',
+      'statusCheckRollup',
+      'title',
+      'updatedAt',
+      'url',
+    ];
+    expect(outcome).toEqual({
+      kind: 'done',
+      code: 1,
+      stdout: '',
+      stderr: `Unknown JSON field: "x"\nAvailable fields:\n${fields.map((f) => `  ${f}\n`).join('')}`,
+    });
+  });
+
   it('--jq runs over the export', async () => {
     const jq: JqRunner = (filter, json) => {
       expect([filter, json]).toEqual(['.title', '{"title":"Blueberries are from a fork"}\n']);

@@ -455,7 +455,14 @@ export function renderPrPreview(
   reviews: readonly RestReview[],
 ): string | undefined {
   const author = graphQlLogin(pull.user);
-  if (author === undefined || pull.assignees.length > 1 || pull.labels.length > 100) {
+  const { additions, deletions } = pull;
+  if (
+    author === undefined ||
+    additions === undefined ||
+    deletions === undefined ||
+    pull.assignees.length > 1 ||
+    pull.labels.length > 100
+  ) {
     return undefined;
   }
   const reviewers = renderReviewers(pull, author, reviews);
@@ -481,8 +488,8 @@ export function renderPrPreview(
     `milestone:\t${pull.milestone?.title ?? ''}`,
     `number:\t${String(pull.number)}`,
     `url:\t${pull.html_url}`,
-    `additions:\t${String(pull.additions ?? 0)}`,
-    `deletions:\t${String(pull.deletions ?? 0)}`,
+    `additions:\t${String(additions)}`,
+    `deletions:\t${String(deletions)}`,
     `auto-merge:\t${autoMerge}`,
     '--',
     pull.body ?? '',
