@@ -216,14 +216,13 @@ describe('relay native pr view (built binary) against relay-server and forge-sim
         state: 'MERGED',
       })}\n`,
     );
+    // A PR URL needs no repository (none here: no -R, no GH_REPO, no git remote).
     const jq = await relay(
       [
         'native',
         'pr',
         'view',
-        n,
-        '-R',
-        'acme/widgets',
+        `https://github.com/acme/widgets/pull/${n}`,
         '--json',
         'author',
         '--jq',

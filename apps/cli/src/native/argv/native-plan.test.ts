@@ -62,6 +62,23 @@ describe('planNativeInvocation: served shapes', () => {
     expect(plan).toMatchObject({ kind: 'serve', command });
   });
 
+  it.each([
+    ['pr', 'view'],
+    ['pr', 'diff'],
+  ])(
+    '%s %s of a PR URL serves without any repository (gh’s finder reads the URL’s)',
+    (group, verb) => {
+      const argv = [group, verb, 'https://github.com/acme/widgets/pull/3'];
+      expect(planNativeInvocation(argv, { ...PIPE, gitRemotes: [] })).toEqual({
+        kind: 'serve',
+        command: `${group} ${verb}`,
+        args: ['https://github.com/acme/widgets/pull/3'],
+        flags: {},
+        repo: undefined,
+      });
+    },
+  );
+
   it('repo view ignores GH_REPO and reads the remotes', () => {
     const plan = planNativeInvocation(['repo', 'view'], { ...PIPE, env: { GH_REPO: 'o/x' } });
     expect(plan).toMatchObject({ repo: { repo: { owner: 'acme' }, source: 'git_remote' } });

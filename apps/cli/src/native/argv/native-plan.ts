@@ -1,5 +1,6 @@
 import { isFlagOn, lastFlagValue, parseGhArgv } from './gh-argv-parser.js';
 import type { ParsedGhArgv } from './gh-argv-parser.js';
+import { parsePrSelector } from './pr-selector.js';
 import {
   GH_COMMAND_GROUPS,
   GH_HELP_TOKENS,
@@ -70,7 +71,10 @@ export interface ServePlan {
   readonly args: readonly string[];
   /** Flag values by long name (see {@link ParsedGhArgv.flags}); empty for `api`. */
   readonly flags: Readonly<Record<string, readonly string[]>>;
-  /** The repository the command acts on; `undefined` for `api` (it names its own path). */
+  /**
+   * The repository the command acts on; `undefined` for `api` (it names its own path) and for
+   * a `pr view`/`pr diff` of a PR URL when no repository is selected (the URL names it).
+   */
   readonly repo: RepoSelection | undefined;
 }
 
@@ -223,6 +227,14 @@ function selectCommandRepo(
   return onGitHub(selected.value.repo, selected.value.source);
 }
 
+/** Whether a `pr view`/`pr diff` argument is a PR URL (gh's finder needs no base repository). */
+function namesPullRequestUrl(command: ServedCommandName, parsed: ParsedGhArgv): boolean {
+  return (
+    (command === 'pr view' || command === 'pr diff') &&
+    parsePrSelector(parsed.args[0]).kind === 'url'
+  );
+}
+
 type ParsedCommand =
   | { readonly kind: 'api'; readonly rest: readonly string[] }
   | {
@@ -301,7 +313,19 @@ export function planNativeInvocation(
     return { kind: 'serve', command: 'api', args: found.rest, flags: {}, repo: undefined };
   }
   const repo = selectCommandRepo(found.command, found.parsed, context);
-  if (!('ok' in repo)) return repo;
+  if (!('ok' in repo)) {
+    // gh's PR finder takes a PR URL's repository and never asks for a base repository.
+    if (repo.reason === 'repo_unresolved' && namesPullRequestUrl(found.command, found.parsed)) {
+      return {
+        kind: 'serve',
+        command: found.command,
+        args: found.parsed.args,
+        flags: found.parsed.flags,
+        repo: undefined,
+      };
+    }
+    return repo;
+  }
   return {
     kind: 'serve',
     command: found.command,
