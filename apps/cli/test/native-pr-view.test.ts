@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -232,6 +232,27 @@ describe('relay native pr view (built binary) against relay-server and forge-sim
       dir.path,
     );
     expect(jq).toMatchObject({ code: 0, stdout: 'carol\n' });
+  }, 60_000);
+
+  it('no argument on a branch whose merge ref is refs/pull/N/head (gh pr checkout) views PR N', async () => {
+    const n = String(ids.pullNumber);
+    const work = join(dir.path, 'work');
+    mkdirSync(work);
+    for (const args of [
+      ['init', '-q'],
+      ['symbolic-ref', 'HEAD', `refs/heads/pr-${n}`],
+      ['remote', 'add', 'origin', 'https://github.com/acme/widgets.git'],
+      ['config', `branch.pr-${n}.remote`, 'origin'],
+      ['config', `branch.pr-${n}.merge`, `refs/pull/${n}/head`],
+    ]) {
+      expect(await run('git', args, work)).toBe(0);
+    }
+    const result = await relay(['native', 'pr', 'view', '--json', 'number,title'], env, work);
+    expect(result).toEqual({
+      code: 0,
+      stdout: `{"number":${n},"title":"Add sprockets"}\n`,
+      stderr: '',
+    });
   }, 60_000);
 
   it('a missing PR prints gh’s GraphQL error with exit 1', async () => {

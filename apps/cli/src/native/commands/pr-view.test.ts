@@ -238,6 +238,21 @@ describe('gh pr view through the relay port (human output)', () => {
     }
   });
 
+  it('no argument: the PR git’s branch config names (refs/pull/N/head), else gh', async () => {
+    const port = fakePort([envelope(pull()), envelope([])]);
+    const outcome = await runPrView(port, plan([]), {
+      ...options,
+      currentBranchPr: () => Promise.resolve(12),
+    });
+    expect(outcome).toMatchObject({ code: 0, stdout: PREVIEW });
+    expect(port.reads[0]).toEqual({ path: '/repos/OWNER/REPO/pulls/12' });
+    const unnamed = await runPrView(fakePort([]), plan([]), {
+      ...options,
+      currentBranchPr: () => Promise.resolve(undefined),
+    });
+    expect(unnamed).toEqual({ kind: 'delegate', reason: 'unsupported_shape' });
+  });
+
   it('a PR URL reads that repository', async () => {
     const port = fakePort([envelope(pull()), envelope([])]);
     await runPrView(port, plan(['https://github.com/acme/widgets/pull/12/files']), options);

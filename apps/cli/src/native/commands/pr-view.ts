@@ -1,5 +1,12 @@
 import type { RelayEnvelope } from '@relay/protocol';
+import type { CliDependencies } from '../../cli-dependencies.js';
 import type { DelegateReason, ServePlan } from '../argv/native-plan.js';
+import {
+  GIT_CURRENT_BRANCH_ARGS,
+  branchConfigArgs,
+  parseCurrentBranch,
+  pullNumberOfBranchConfig,
+} from '../argv/current-branch-pr.js';
 import { parsePrSelector } from '../argv/pr-selector.js';
 import { GITHUB_HOST } from '../argv/repo-selector.js';
 import type { GhRepository } from '../argv/repo-selector.js';
@@ -34,6 +41,11 @@ export type PrViewOutcome =
 export interface PrViewOptions {
   readonly jq: JqRunner;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /**
+   * The PR number git's configuration gives the current branch (`refs/pull/N/head`), for
+   * `pr view` without an argument; `undefined` (or no reader) runs gh.
+   */
+  readonly currentBranchPr?: () => Promise<number | undefined>;
 }
 
 /** A PR named without an API call. */
@@ -152,7 +164,9 @@ const withNote = (note: string, outcome: CommandOutcome): CommandOutcome =>
     : outcome;
 
 /**
- * `gh pr view [<number> | <url>] [-R repo] [--json fields [--jq expr]]` through the relay
+ * `gh pr view [<number> | <url>] [-R repo] [--json fields [--jq expr]]` (or no argument on a
+ * branch whose git `merge` ref is `refs/pull/N/head`, {@link PrViewOptions.currentBranchPr})
+ * through the relay
  * (stdout not a terminal), as gh v2.60's `viewRun`:
  * - human output: the PR (route pr_view) and all its reviews (pr_reviews, at most 10 pages)
  *   rendered as `printRawPrPreview` ({@link renderPrPreview}); unproved lines run gh;
@@ -178,7 +192,11 @@ export async function runPrView(
     return printed('', formatJsonFieldError(selection.error), 1);
   }
   const selected = selection.value;
-  const target = resolvePrTarget(plan);
+  let target = resolvePrTarget(plan);
+  if (plan.args.length === 0 && plan.repo !== undefined && options.currentBranchPr !== undefined) {
+    const number = await options.currentBranchPr();
+    if (number !== undefined) target = { repo: plan.repo.repo, number };
+  }
   // The planner always selects a github.com repository: only the selector shape is left.
   if (typeof target === 'string') return delegated('unsupported_shape');
   if (selected.kind === 'human') {
@@ -221,6 +239,27 @@ export async function runPrView(
   return withNote(read.note, await writeExport(data, selected.jq, options.jq));
 }
 
+/**
+ * The current branch's PR number from git (`git symbolic-ref --quiet HEAD`, then its
+ * `branch.<name>.merge`), as gh's finder reads it; `undefined` when git fails, HEAD is
+ * detached, or the branch does not merge a `refs/pull/N/head`.
+ */
+async function readCurrentBranchPr(deps: CliDependencies): Promise<number | undefined> {
+  const git = async (args: readonly string[]): Promise<string | undefined> => {
+    try {
+      const result = await deps.runProcess('git', args, { env: deps.env });
+      return result.code === 0 ? Buffer.from(result.stdout).toString('utf8') : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const head = await git(GIT_CURRENT_BRANCH_ARGS);
+  const branch = head === undefined ? undefined : parseCurrentBranch(head);
+  if (branch === undefined) return undefined;
+  const config = await git(branchConfigArgs(branch));
+  return config === undefined ? undefined : pullNumberOfBranchConfig(config);
+}
+
 /** `gh pr view` (SPEC.md `relay native` row; README "pr view"). */
 export const PR_VIEW_COMMAND: ServedCommand = {
   async run(deps, output, plan, argv) {
@@ -232,6 +271,7 @@ export const PR_VIEW_COMMAND: ServedCommand = {
     const outcome = await runPrView(createSessionRelayPort(deps), plan, {
       jq: createJqRunner(deps),
       env: deps.env,
+      currentBranchPr: () => readCurrentBranchPr(deps),
     });
     if (outcome.kind !== 'detail_export') return finishOutcome(deps, output, argv, outcome);
     if (deps.env.RELAY_NO_FALLBACK === '1') {
