@@ -172,10 +172,10 @@ describe('relay native <gh argv> (built binary): delegation to the native gh', (
       'not_yet_served',
     ],
     [
-      'a not-yet-served release view',
-      ['release', 'view', 'v1', '-R', 'acme/widgets'],
+      'a release view of a tag needing URL escaping',
+      ['release', 'view', 'v1 beta', '-R', 'acme/widgets'],
       {},
-      'not_yet_served',
+      'unsupported_shape',
     ],
     [
       'a label list search (GraphQL ranking)',
