@@ -58,6 +58,8 @@ export interface CliDependencies {
     env: CliEnv,
     accept?: (path: string) => Promise<boolean>,
   ) => Promise<string | undefined>;
+  /** The path the running `relay` script was started by (`process.argv[1]`), if any. */
+  readonly selfPath: string | undefined;
   /** Whether `path` is this relay shim itself (never run as the native CLI). */
   readonly isRelayShim: (path: string) => Promise<boolean>;
 }

@@ -7,6 +7,7 @@ import {
   AdminStringRewritesStatusCommand,
 } from './commands/admin-string-rewrites-command.js';
 import { HealthCommand } from './commands/health-command.js';
+import { InstallShimCommand } from './commands/install-shim-command.js';
 import { LoginCommand } from './commands/login-command.js';
 import { NativeApiCommand } from './commands/native-api-command.js';
 import { NativeCommand } from './commands/native-command.js';
@@ -80,5 +81,6 @@ export function createCli(options: CreateCliOptions = {}): Cli<RelayContext> {
   cli.register(AdminStringRewritesSetCommand);
   cli.register(NativeApiCommand);
   cli.register(NativeCommand);
+  cli.register(InstallShimCommand);
   return cli;
 }

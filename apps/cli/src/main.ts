@@ -1,7 +1,9 @@
 #!/usr/bin/env node
+import { toRelayArgv } from './native/delegate/shim-argv.js';
 import { CLI_VERSION } from './version.js';
 
-const argv = process.argv.slice(2);
+// Started as `gh` (the install-shim symlink), relay is `relay native <argv>`.
+const argv = toRelayArgv(process.argv[1], process.argv.slice(2));
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
   // The fast path: the version needs neither clipanion nor any command module.
   process.stdout.write(`${CLI_VERSION}\n`);

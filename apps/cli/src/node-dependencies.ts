@@ -88,6 +88,7 @@ export function createNodeDependencies(options: NodeDependenciesOptions): CliDep
       }
       return undefined;
     },
+    selfPath: options.selfPath,
     isRelayShim: async (path) => {
       const mine = await self();
       if (mine === undefined) return false;

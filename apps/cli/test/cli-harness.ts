@@ -152,6 +152,7 @@ export function createFakeDependencies(options: FakeOptions = {}): FakeDependenc
       if (accept !== undefined && !(await accept(path))) return undefined;
       return path;
     },
+    selfPath: undefined,
     isRelayShim: () => Promise.resolve(false),
     nativeRuns,
     sleeps,
