@@ -1,6 +1,6 @@
 import type { GoJsonValue } from './go-json-encoder.js';
 import type { JsonField } from './json-field-catalogue.js';
-import { GO_ZERO_TIME } from './tsv-table.js';
+import { GO_ZERO_TIME, renderTsvTable } from './tsv-table.js';
 
 /** A field of `gh release view --json`. */
 export type ReleaseViewField = JsonField<'release view'>;
@@ -253,4 +253,76 @@ export function renderReleaseView(release: GoRelease): string | undefined {
   lines.push('--');
   const body = release.body.endsWith('\n') ? release.body : `${release.body}\n`;
   return `${lines.join('\n')}\n${body}`;
+}
+
+/** A field of `gh release list --json`. */
+export type ReleaseListField = JsonField<'release list'>;
+
+/** One row of `gh release list` (gh's list `Release` struct), built from a REST release. */
+export interface ReleaseListItem {
+  readonly release: GoRelease;
+  /** Whether this is the release `/releases/latest` names (GraphQL `isLatest`). */
+  readonly isLatest: boolean;
+}
+
+/**
+ * One field of gh's list export (`cmdutil.StructExportData`): `publishedAt` is a plain
+ * `time.Time` there, so a missing one is Go's zero time; `undefined` when the value is
+ * unproved (a release without a name: GraphQL's `name` for it is not known).
+ */
+export function releaseListFieldValue(
+  item: ReleaseListItem,
+  field: ReleaseListField,
+): GoJsonValue | undefined {
+  const { release } = item;
+  switch (field) {
+    case 'name':
+      return release.name === '' ? undefined : release.name;
+    case 'tagName':
+      return release.tagName;
+    case 'isDraft':
+      return release.isDraft;
+    case 'isLatest':
+      return item.isLatest;
+    case 'isPrerelease':
+      return release.isPrerelease;
+    case 'createdAt':
+      return release.createdAt.json;
+    case 'publishedAt':
+      return (release.publishedAt ?? ZERO_TIME).json;
+  }
+}
+
+/** Go's `unicode.IsSpace` characters at the ends of a string (`strings.TrimSpace`). */
+const GO_EDGE_SPACE =
+  /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
+
+/**
+ * gh's `text.RemoveExcessiveWhitespace` exactly: `strings.TrimSpace` (Unicode spaces), then
+ * runs of RE2's `\s` (`[\t\n\f\r ]`, ASCII only) become one space.
+ */
+export function removeExcessiveWhitespace(text: string): string {
+  return text.replace(GO_EDGE_SPACE, '').replace(/[\t\n\f\r ]+/g, ' ');
+}
+
+/**
+ * `gh release list` without a terminal: `title\ttype\ttag\tpublished` per release — the
+ * whitespace-collapsed name (else the tag), `Latest`, `Draft`, `Pre-release` or empty, the tag,
+ * the published time (else the created time) in RFC 3339.
+ */
+export function renderReleaseList(items: readonly ReleaseListItem[]): string {
+  return renderTsvTable(
+    items.map(({ release, isLatest }) => {
+      const name = removeExcessiveWhitespace(release.name);
+      const type = isLatest
+        ? 'Latest'
+        : release.isDraft
+          ? 'Draft'
+          : release.isPrerelease
+            ? 'Pre-release'
+            : '';
+      const published = release.publishedAt ?? release.createdAt;
+      return [name === '' ? release.tagName : name, type, release.tagName, published.seconds];
+    }),
+  );
 }
