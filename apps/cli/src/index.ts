@@ -122,6 +122,66 @@ export {
   formatDelegationNotice,
 } from './native/delegate/native-delegation.js';
 
+// install-shim: the gh shim (plan, installer, block, verification)
+export { SHIM_INVOCATION_NAME, toRelayArgv } from './native/delegate/shim-argv.js';
+export { createNodeShimFileSystem } from './native/delegate/shim-file-system.js';
+export type { ShimFileSystem } from './native/delegate/shim-file-system.js';
+export {
+  SHIM_NAME,
+  SHIM_RECORD_NAME,
+  SHIM_STARTUP_FILES,
+  describeShimAction,
+  planShimInstall,
+  planShimRemoval,
+  resolveShimPaths,
+} from './native/delegate/shim-install-plan.js';
+export type {
+  ShimAction,
+  ShimFacts,
+  ShimLinkState,
+  ShimPaths,
+  ShimPlan,
+  ShimPlanError,
+  ShimRecord,
+  ShimRecordFile,
+} from './native/delegate/shim-install-plan.js';
+export {
+  formatInstallShimError,
+  formatInstallShimReport,
+} from './native/delegate/shim-install-report.js';
+export {
+  INSTALL_SHIM_ERRORS,
+  SUPPORTED_SHIM_SHELL,
+  applyShimPlan,
+  runShimInstaller,
+} from './native/delegate/shim-installer.js';
+export type {
+  InstallShimError,
+  InstallShimErrorCode,
+  InstallShimOptions,
+  InstallShimReport,
+  ShimInstallerHost,
+} from './native/delegate/shim-installer.js';
+export {
+  SHIM_BLOCK_VERSION,
+  locateShimBlock,
+  quoteForZsh,
+  renderShimBlock,
+} from './native/delegate/shim-startup-block.js';
+export type {
+  ByteString,
+  ShimBlockDamage,
+  ShimBlockLocation,
+  ShimBlockOptions,
+} from './native/delegate/shim-startup-block.js';
+export {
+  SHIM_VERIFICATION_SCRIPT,
+  SHIM_VERIFICATION_SHELLS,
+  parseShimVerification,
+  verifyShim,
+} from './native/delegate/shim-verification.js';
+export type { ShimVerification } from './native/delegate/shim-verification.js';
+
 // Reports and output
 export { buildDebugRequest } from './debug-request.js';
 export type { DebugRequestOptions } from './debug-request.js';

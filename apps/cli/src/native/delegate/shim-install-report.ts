@@ -55,7 +55,9 @@ function errorMessage(error: InstallShimError): string {
     case 'native_cli_missing':
       return `No real gh to pin: ${error.subject ?? ''} Install gh, or set RELAY_NATIVE_CLI to its absolute path.`;
     case 'relay_path_unknown':
-      return "The running relay's own path is unknown: run the relay bin itself.";
+      return error.subject === undefined
+        ? "The running relay's own path is unknown: run the relay bin itself."
+        : `${error.subject} is not executable: run the built relay bin (not relay from source).`;
     case 'shim_path_occupied':
       return `${error.subject ?? ''} exists and is not a symlink: move it away first.`;
     case 'startup_block_damaged':

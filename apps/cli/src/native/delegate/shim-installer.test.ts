@@ -30,7 +30,7 @@ function createMemoryFileSystem(files: Record<string, string> = {}) {
       return Promise.resolve(contents.has(path) ? { kind: 'other' } : { kind: 'absent' });
     },
     realPath: (path) => Promise.resolve(path === RELAY || contents.has(path) ? path : undefined),
-    isExecutable: (path) => Promise.resolve(path === NATIVE || path === '/bin/zsh'),
+    isExecutable: (path) => Promise.resolve([NATIVE, RELAY, '/bin/zsh'].includes(path)),
     isDirectory: (path) => Promise.resolve(directories.has(path)),
     makeDirectory: (path) => {
       for (let dir = path; !directories.has(dir); dir = dirname(dir)) directories.add(dir);
@@ -245,6 +245,16 @@ describe('runShimInstaller (in-memory file system, fake zsh)', () => {
     const env = setup(files, options);
     const result = await env.run();
     expect(result.ok || result.error.code).toBe(code);
+    expect(env.writes).toEqual([]);
+  });
+
+  it('refuses to link relay run from source (a script that is not executable)', async () => {
+    const env = setup({ '/repo/src/main.ts': '' });
+    const deps = { ...env.deps, homeDir: HOME, selfPath: '/repo/src/main.ts' };
+    const result = await runShimInstaller({ deps, fs: env.fs }, { dryRun: false, remove: false });
+    expect(result.ok || formatInstallShimError(result.error)).toBe(
+      'relay: /repo/src/main.ts is not executable: run the built relay bin (not relay from source). (relay_path_unknown)\n',
+    );
     expect(env.writes).toEqual([]);
   });
 

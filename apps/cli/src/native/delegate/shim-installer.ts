@@ -28,7 +28,7 @@ export const INSTALL_SHIM_ERRORS = {
   zsh_missing: { exitCode: 1 },
   /** No real native gh to pin (RELAY_NATIVE_CLI is not executable, or no gh on PATH). */
   native_cli_missing: { exitCode: 1 },
-  /** The running relay's own path is unknown (it was not started as a script). */
+  /** The running relay's own path is unknown, or not executable (run from source). */
   relay_path_unknown: { exitCode: 1 },
   /** Something that is not a symlink is at the shim's path. */
   shim_path_occupied: { exitCode: 1 },
@@ -222,6 +222,9 @@ export async function runShimInstaller(
   if (zsh === undefined) return err({ code: 'zsh_missing' });
   const relayPath = deps.selfPath === undefined ? undefined : await fs.realPath(deps.selfPath);
   if (relayPath === undefined) return err({ code: 'relay_path_unknown' });
+  if (!(await fs.isExecutable(relayPath))) {
+    return err({ code: 'relay_path_unknown', subject: relayPath });
+  }
   const nativeCli = await findNativeCli(host);
   if (!nativeCli.ok) return nativeCli;
   const planned = planShimInstall({ ...facts, relayPath, nativeCli: nativeCli.value });
