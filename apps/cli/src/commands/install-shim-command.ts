@@ -18,8 +18,8 @@ export class InstallShimCommand extends RelayCommand {
       marked block to $ZDOTDIR/.zshenv and $ZDOTDIR/.zlogin (ZDOTDIR else the home directory)
       that puts that directory first on PATH and pins the real gh as RELAY_NATIVE_CLI, then
       checks that zsh -c and zsh -l -c resolve gh to the shim. A second run changes nothing.
-      --dry-run prints the plan and changes nothing; --remove takes everything out again, the
-      startup files back to their exact bytes. Another shell exits 2.
+      With --dry-run it prints the plan and changes nothing; with --remove it takes everything
+      out again, the startup files back to their exact bytes. Another shell exits 2.
     `,
     examples: [
       ['Show the plan', '$0 install-shim --dry-run'],
