@@ -258,6 +258,28 @@ describe('runShimInstaller (in-memory file system, fake zsh)', () => {
     expect(env.writes).toEqual([]);
   });
 
+  it('never pins a gh in the shim directory (another relay left it), even first on PATH', async () => {
+    const env = setup();
+    const findExecutable = async (
+      _name: string,
+      _env: unknown,
+      accept?: (path: string) => Promise<boolean>,
+    ) => {
+      for (const path of [SHIM, NATIVE])
+        if (accept === undefined || (await accept(path))) return path;
+      return undefined;
+    };
+    const deps = { ...env.deps, homeDir: HOME, selfPath: RELAY, findExecutable };
+    const result = await runShimInstaller({ deps, fs: env.fs }, { dryRun: true, remove: false });
+    expect(result.ok && result.value.nativeCli).toBe(NATIVE);
+    const pinnedToShim = { ...deps, env: { SHELL: '/bin/zsh', RELAY_NATIVE_CLI: SHIM } };
+    const refused = await runShimInstaller(
+      { deps: pinnedToShim, fs: env.fs },
+      { dryRun: true, remove: false },
+    );
+    expect(refused.ok || refused.error.code).toBe('native_cli_missing');
+  });
+
   it('pins the gh that is not the shim', async () => {
     const env = setup({}, { executables: { gh: NATIVE } });
     const isRelayShim = (path: string) => Promise.resolve(path === SHIM);

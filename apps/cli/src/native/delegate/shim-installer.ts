@@ -1,4 +1,4 @@
-import { basename, isAbsolute } from 'node:path';
+import { basename, dirname, isAbsolute } from 'node:path';
 import { err, ok } from '@relay/protocol';
 import type { Result } from '@relay/protocol';
 import type { CliDependencies } from '../../cli-dependencies.js';
@@ -103,10 +103,20 @@ async function findZsh(host: ShimInstallerHost): Promise<string | undefined> {
   return host.deps.findExecutable(SUPPORTED_SHIM_SHELL, host.deps.env);
 }
 
-async function findNativeCli(host: ShimInstallerHost): Promise<Result<string, InstallShimError>> {
+/**
+ * The real gh as DESIGN.md §3 finds it, where anything in the shim directory also counts as
+ * the shim: a `gh` left there by another relay (an older install elsewhere) is never pinned.
+ */
+async function findNativeCli(
+  host: ShimInstallerHost,
+  paths: ShimPaths,
+): Promise<Result<string, InstallShimError>> {
+  const { deps } = host;
+  const isRelayShim = async (path: string) =>
+    dirname(path) === paths.shimDir || (await deps.isRelayShim(path));
   let path: string;
   try {
-    path = await locateNativeCli(host.deps);
+    path = await locateNativeCli({ ...deps, isRelayShim });
   } catch (error) {
     if (error instanceof CliError) {
       return err({ code: 'native_cli_missing', subject: error.message });
@@ -225,7 +235,7 @@ export async function runShimInstaller(
   if (!(await fs.isExecutable(relayPath))) {
     return err({ code: 'relay_path_unknown', subject: relayPath });
   }
-  const nativeCli = await findNativeCli(host);
+  const nativeCli = await findNativeCli(host, paths);
   if (!nativeCli.ok) return nativeCli;
   const planned = planShimInstall({ ...facts, relayPath, nativeCli: nativeCli.value });
   if (!planned.ok) return err({ code: planned.error.code, subject: planned.error.path });
