@@ -267,6 +267,22 @@ describe.skipIf(SKIP_WITHOUT_ZSH)(
       );
     }, 60_000);
 
+    it('re-pins by updating the block in place; --remove after the update still restores the bytes', async () => {
+      writeFileSync(join(home, '.zshenv'), 'export A=1');
+      const other = join(dir.path, 'other-gh');
+      writeFileSync(other, '#!/bin/sh\necho other gh\n');
+      chmodSync(other, 0o755);
+      expect((await relay(['install-shim'])).code).toBe(0);
+      const repinned = await relay(['install-shim'], { RELAY_NATIVE_CLI: other });
+      expect(repinned.code).toBe(0);
+      expect(repinned.stdout).toContain(`  update the managed block in ${join(home, '.zshenv')}\n`);
+      expect(repinned.stdout).toContain(`  update the managed block in ${join(home, '.zlogin')}\n`);
+      expect((await inZsh(['-l', '-c', 'gh --version'])).stdout).toBe('other gh\n');
+      expect((await relay(['install-shim', '--remove'])).code).toBe(0);
+      expect(readFileSync(join(home, '.zshenv'), 'latin1')).toBe('export A=1');
+      expect(existsSync(join(home, '.zlogin'))).toBe(false);
+    }, 60_000);
+
     it('honours ZDOTDIR and XDG_DATA_HOME', async () => {
       const zdotdir = join(dir.path, 'zdot');
       const data = join(dir.path, 'data');
