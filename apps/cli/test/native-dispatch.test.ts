@@ -164,7 +164,12 @@ describe('relay native <gh argv> (built binary): delegation to the native gh', (
       { GH_REPO: 'acme/widgets' },
       'unsupported_flag',
     ],
-    ['a not-yet-served repo view', ['repo', 'view', 'acme/widgets'], {}, 'not_yet_served'],
+    [
+      'a repo view of a GraphQL-only field',
+      ['repo', 'view', 'acme/widgets', '--json', 'viewerPermission'],
+      {},
+      'unsupported_flag',
+    ],
     [
       'a release list with drafts (the relay reads releases anonymously)',
       ['release', 'list', '-R', 'acme/widgets'],

@@ -15,5 +15,6 @@ export const SERVED_COMMANDS: Readonly<Partial<Record<ServedCommandName, ServedC
   'pr list': async () => (await import('./pr-list.js')).PR_LIST_COMMAND,
   'pr view': async () => (await import('./pr-view.js')).PR_VIEW_COMMAND,
   'release list': async () => (await import('./release-list.js')).RELEASE_LIST_COMMAND,
+  'repo view': async () => (await import('./repo-view.js')).REPO_VIEW_COMMAND,
   'release view': async () => (await import('./release-view.js')).RELEASE_VIEW_COMMAND,
 };
