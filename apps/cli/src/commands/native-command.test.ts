@@ -18,7 +18,7 @@ function fake(env: Record<string, string> = {}, options: FakeOptions = {}) {
 
 describe('relay native <gh argv>: the dispatcher behind clipanion', () => {
   it.each<[string[], string]>([
-    [['pr', 'view', '1', '-R', 'acme/widgets'], 'not_yet_served'],
+    [['pr', 'view', 'feature', '-R', 'acme/widgets'], 'unsupported_shape'],
     [['frobnicate', '--x', '--', '-y'], 'unknown_command'],
     [[], 'no_command'],
     [['--help'], 'help'],
