@@ -202,6 +202,12 @@ describe('gh release view through the relay port', () => {
     ['a time Go would not read', [], envelope({ ...REST_RELEASE, created_at: 'yesterday' }), {}],
     ['a string where Go wants a number', [], envelope({ ...REST_RELEASE, id: '7' }), {}],
     [
+      'a backspace (gh’s sanitizer depends on GitHub’s escape)',
+      [],
+      envelope({ ...REST_RELEASE, body: 'a\bb' }),
+      {},
+    ],
+    [
       'a published release without published_at (gh dereferences nil)',
       [],
       envelope({ ...REST_RELEASE, published_at: null }),

@@ -142,11 +142,26 @@ function decodeAsset(value: unknown): GoReleaseAsset | undefined {
 }
 
 /**
+ * Whether a decoded JSON value holds a backspace or form feed: gh's sanitizer turns
+ * `\u0008` into `^H` but leaves `\b` alone, and the relayed (parsed) body no longer tells
+ * which escape GitHub wrote, so the caller runs gh.
+ */
+export function hasEscapeDependentControl(value: unknown): boolean {
+  if (typeof value === 'string') return /[\b\f]/.test(value);
+  if (Array.isArray(value)) return value.some((item) => hasEscapeDependentControl(item));
+  if (typeof value === 'object' && value !== null) {
+    return Object.values(value).some((item) => hasEscapeDependentControl(item));
+  }
+  return false;
+}
+
+/**
  * Decodes a (sanitized) REST release into gh's `shared.Release`; `undefined` when Go's
- * decoder would refuse it or this module cannot prove the same result.
+ * decoder would refuse it or this module cannot prove the same result (a backspace or form
+ * feed: {@link hasEscapeDependentControl}).
  */
 export function decodeRestRelease(value: unknown): GoRelease | undefined {
-  if (!isRecord(value)) return undefined;
+  if (!isRecord(value) || hasEscapeDependentControl(value)) return undefined;
   const author = value.author;
   if (author !== undefined && author !== null && !isRecord(author)) return undefined;
   const authorFields = all({
