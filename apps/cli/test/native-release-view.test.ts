@@ -1,97 +1,41 @@
-import { spawn } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createForgeSim, createSimClock, seedDemoWorld } from '@relay/forge-sim';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ForgeSim } from '@relay/forge-sim';
-import { loadServerConfig, startServer } from '@relay/server';
-import type { RunningServer } from '@relay/server';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTempDir } from './cli-harness.js';
+import { buildCli, runBinary, startRelayStack } from './relay-stack.js';
+import type { BuiltCli, RelayStack } from './relay-stack.js';
 
 /**
  * `relay native release view` end to end: the BUILT binary against relay-server and
  * @relay/forge-sim on loopback (routes release_view, release_latest), compared with the
  * release forge-sim answers directly.
  */
-const appDir = dirname(dirname(fileURLToPath(import.meta.url)));
-const bin = join(appDir, 'dist', 'main.js');
-
-function build(): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('pnpm', ['exec', 'tsdown', '--logLevel', 'error'], {
-      cwd: appDir,
-      stdio: 'ignore',
-    });
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      if (code === 0) resolve();
-      else reject(new Error(`tsdown exited ${String(code)}`));
-    });
-  });
-}
-
-function relay(args: readonly string[], env: Record<string, string>) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      env: { PATH: process.env.PATH ?? '', HOME: env.RELAY_CONFIG_DIR ?? '/nonexistent', ...env },
-    });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.stdin.end();
-    child.once('error', reject);
-    child.once('close', (code) => {
-      resolve({
-        code,
-        stdout: Buffer.concat(out).toString('utf8'),
-        stderr: Buffer.concat(err).toString('utf8'),
-      });
-    });
-  });
-}
+let cli: BuiltCli;
+/** Runs the built binary; the result as text (code, stdout, stderr). */
+const relay = async (args: readonly string[], env: Record<string, string>) => {
+  const { stdoutBytes: _bytes, ...text } = await runBinary(cli.bin, args, env);
+  return text;
+};
 
 beforeAll(async () => {
-  await build();
+  cli = await buildCli('relay-native-release-view-cli');
 }, 120_000);
+afterAll(() => {
+  cli.remove();
+});
 
 describe('relay native release view through relay-server and the simulated forge', () => {
+  let stack: RelayStack;
   let sim: ForgeSim;
-  let server: RunningServer;
-  let dir: ReturnType<typeof createTempDir>;
   let env: Record<string, string>;
 
   beforeEach(async () => {
-    sim = await createForgeSim({ clock: createSimClock({ start: Date.now() }) });
-    seedDemoWorld(sim.world);
-    dir = createTempDir();
-    const config = loadServerConfig({
-      RELAY_PORT: '0',
-      RELAY_DATABASE: join(dir.path, 'relay.db'),
-      RELAY_ADMIN_TOKEN: 'admin-token-for-release-e2e-0123456789',
-      RELAY_FORGE_API_URL: sim.urls.api,
-      RELAY_FORGE_WEB_URL: sim.urls.web,
-      RELAY_FORGE_RAW_URL: sim.urls.raw,
-      ALLOWED_FORGE_ORG: 'acme',
-      DEFAULT_LOGIN_POOL: 'team',
-      DEFAULT_ALLOWED_OWNERS: 'acme',
+    stack = await startRelayStack({
+      bin: cli.bin,
+      env: () => ({ RELAY_NO_FALLBACK: '1' }),
     });
-    if (!config.ok) throw new Error('invalid test configuration');
-    server = await startServer(config.value);
-    const { token } = sim.tokens.addPat({ login: 'alice' });
-    env = {
-      RELAY_CONFIG_DIR: join(dir.path, 'config'),
-      GH_TOKEN: token,
-      RELAY_RETRIES: '0',
-      RELAY_NO_FALLBACK: '1',
-    };
-    const login = await relay(['login', server.url], env);
-    if (login.code !== 0) throw new Error(`login failed: ${login.stderr}`);
+    ({ sim, env } = stack);
   });
   afterEach(async () => {
-    await server.close();
-    await sim.close();
-    dir.remove();
+    await stack.close();
   });
 
   it('prints gh’s plain layout and --json of the forge’s release, by tag and latest', async () => {
