@@ -1,57 +1,21 @@
-import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createForgeSim, createSimClock, seedDemoWorld } from '@relay/forge-sim';
-import type { DemoWorldIds, ForgeSim } from '@relay/forge-sim';
-import { loadServerConfig, startServer } from '@relay/server';
-import type { RunningServer } from '@relay/server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTempDir } from './cli-harness.js';
+import type { DemoWorldIds, ForgeSim } from '@relay/forge-sim';
+import { buildCli, runBinary, startRelayStack } from './relay-stack.js';
+import type { BuiltCli, RelayStack } from './relay-stack.js';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /**
  * `relay native pr diff` through the BUILT binary (tsdown into a directory of its own) against
  * the real relay-server and @relay/forge-sim on loopback: the bytes printed are forge-sim's
  * own `.diff`/`.patch` pages of the PR, read through the relay's token-free web lane.
  */
-const appDir = dirname(dirname(fileURLToPath(import.meta.url)));
-const ADMIN = 'admin-token-for-pr-diff-e2e-0123456789';
-let outDir: string;
-let bin: string;
+let cli: BuiltCli;
 
-function run(command: string, args: readonly string[], cwd: string): Promise<number | null> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, stdio: 'ignore' });
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      resolve(code);
-    });
-  });
-}
-
-interface RunResult {
-  readonly code: number | null;
-  readonly stdout: Buffer;
-  readonly stderr: string;
-}
-
-function relay(args: readonly string[], env: Record<string, string>, cwd: string) {
-  return new Promise<RunResult>((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      cwd,
-      env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env },
-    });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.stdin.end();
-    child.once('error', reject);
-    child.once('close', (code) => {
-      resolve({ code, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') });
-    });
-  });
+/** Runs the built binary in `cwd` (also its HOME). */
+async function relay(args: readonly string[], env: Record<string, string>, cwd: string) {
+  const result = await runBinary(cli.bin, args, { HOME: cwd, ...env }, cwd);
+  return { code: result.code, stdout: result.stdoutBytes, stderr: result.stderr };
 }
 
 /** A fake gh that records its argv and exits 7. */
@@ -69,57 +33,29 @@ async function bytesOf(url: string): Promise<Buffer> {
 }
 
 beforeAll(async () => {
-  outDir = mkdtempSync(join(tmpdir(), 'relay-pr-diff-cli-'));
-  const code = await run(
-    'pnpm',
-    ['exec', 'tsdown', '--logLevel', 'error', '--out-dir', outDir],
-    appDir,
-  );
-  if (code !== 0) throw new Error(`tsdown exited ${String(code)}`);
-  bin = join(outDir, 'main.js');
+  cli = await buildCli('relay-native-pr-diff-cli');
 }, 120_000);
 afterAll(() => {
-  rmSync(outDir, { recursive: true, force: true });
+  cli.remove();
 });
 
 describe('relay native pr diff (built binary) against relay-server and forge-sim', () => {
+  let stack: RelayStack;
   let sim: ForgeSim;
-  let ids: DemoWorldIds;
-  let server: RunningServer;
-  let dir: ReturnType<typeof createTempDir>;
   let env: Record<string, string>;
+  let ids: DemoWorldIds;
+  let dir: { readonly path: string };
 
   beforeEach(async () => {
-    sim = await createForgeSim({ clock: createSimClock({ start: Date.now() }) });
-    ids = seedDemoWorld(sim.world);
-    dir = createTempDir();
-    const config = loadServerConfig({
-      RELAY_PORT: '0',
-      RELAY_DATABASE: join(dir.path, 'relay.db'),
-      RELAY_ADMIN_TOKEN: ADMIN,
-      RELAY_FORGE_API_URL: sim.urls.api,
-      RELAY_FORGE_WEB_URL: sim.urls.web,
-      RELAY_FORGE_RAW_URL: sim.urls.raw,
-      ALLOWED_FORGE_ORG: 'acme',
-      DEFAULT_LOGIN_POOL: 'team',
-      DEFAULT_ALLOWED_OWNERS: 'acme',
+    stack = await startRelayStack({
+      bin: cli.bin,
+      env: (path) => ({ RELAY_NATIVE_CLI: writeFakeGh(path) }),
     });
-    if (!config.ok) throw new Error('invalid test configuration');
-    server = await startServer(config.value);
-    const { token } = sim.tokens.addPat({ login: 'alice' });
-    env = {
-      RELAY_CONFIG_DIR: join(dir.path, 'config'),
-      GH_TOKEN: token,
-      RELAY_NATIVE_CLI: writeFakeGh(dir.path),
-      RELAY_RETRIES: '0',
-    };
-    const login = await relay(['login', server.url], env, dir.path);
-    expect(login.code).toBe(0);
+    ({ sim, env, ids } = stack);
+    dir = { path: stack.dir };
   });
   afterEach(async () => {
-    await server.close();
-    await sim.close();
-    dir.remove();
+    await stack.close();
   });
 
   it("prints forge-sim's .diff and .patch bytes of the PR, and the names of its files", async () => {

@@ -1,64 +1,25 @@
-import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createForgeSim, createSimClock, seedDemoWorld } from '@relay/forge-sim';
-import type { ForgeSim } from '@relay/forge-sim';
-import { loadServerConfig, startServer } from '@relay/server';
-import type { RunningServer } from '@relay/server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTempDir } from './cli-harness.js';
+import type { ForgeSim } from '@relay/forge-sim';
+import { buildCli, runBinary, startRelayStack } from './relay-stack.js';
+import type { BuiltCli, RelayStack } from './relay-stack.js';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /**
  * `relay native pr list` through the BUILT binary (tsdown into a directory of its own) against
  * relay-server and @relay/forge-sim on loopback: gh's non-TTY table and `--json` of the PRs
  * forge-sim holds, the cache note, and a search-backed flag running the native gh.
  */
-const appDir = dirname(dirname(fileURLToPath(import.meta.url)));
-const ADMIN = 'admin-token-for-pr-list-e2e-0123456789';
+let cli: BuiltCli;
+
+/** Runs the built binary in `cwd` (also its HOME). */
+async function relay(args: readonly string[], env: Record<string, string>, cwd: string) {
+  const result = await runBinary(cli.bin, args, { HOME: cwd, ...env }, cwd);
+  return { code: result.code, stdout: result.stdout, stderr: result.stderr };
+}
+
 const HIT_NOTE =
   'relay: pr_list served from the relay cache (hit; the relay reports no refresh time — RELAY_FRESH=1 reads it fresh)\n';
-let outDir: string;
-let bin: string;
-
-function run(command: string, args: readonly string[], cwd: string): Promise<number | null> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, stdio: 'ignore' });
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      resolve(code);
-    });
-  });
-}
-
-interface RunResult {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function relay(args: readonly string[], env: Record<string, string>, cwd: string) {
-  return new Promise<RunResult>((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      cwd,
-      env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env },
-    });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.stdin.end();
-    child.once('error', reject);
-    child.once('close', (code) => {
-      resolve({
-        code,
-        stdout: Buffer.concat(out).toString('utf8'),
-        stderr: Buffer.concat(err).toString('utf8'),
-      });
-    });
-  });
-}
 
 /** A fake gh that records its argv and exits 7. */
 function writeFakeGh(dir: string): string {
@@ -69,56 +30,28 @@ function writeFakeGh(dir: string): string {
 }
 
 beforeAll(async () => {
-  outDir = mkdtempSync(join(tmpdir(), 'relay-pr-list-cli-'));
-  const code = await run(
-    'pnpm',
-    ['exec', 'tsdown', '--logLevel', 'error', '--out-dir', outDir],
-    appDir,
-  );
-  if (code !== 0) throw new Error(`tsdown exited ${String(code)}`);
-  bin = join(outDir, 'main.js');
+  cli = await buildCli('relay-native-pr-list-cli');
 }, 120_000);
 afterAll(() => {
-  rmSync(outDir, { recursive: true, force: true });
+  cli.remove();
 });
 
 describe('relay native pr list (built binary) against relay-server and forge-sim', () => {
+  let stack: RelayStack;
   let sim: ForgeSim;
-  let server: RunningServer;
-  let dir: ReturnType<typeof createTempDir>;
   let env: Record<string, string>;
+  let dir: { readonly path: string };
 
   beforeEach(async () => {
-    sim = await createForgeSim({ clock: createSimClock({ start: Date.now() }) });
-    seedDemoWorld(sim.world);
-    dir = createTempDir();
-    const config = loadServerConfig({
-      RELAY_PORT: '0',
-      RELAY_DATABASE: join(dir.path, 'relay.db'),
-      RELAY_ADMIN_TOKEN: ADMIN,
-      RELAY_FORGE_API_URL: sim.urls.api,
-      RELAY_FORGE_WEB_URL: sim.urls.web,
-      RELAY_FORGE_RAW_URL: sim.urls.raw,
-      ALLOWED_FORGE_ORG: 'acme',
-      DEFAULT_LOGIN_POOL: 'team',
-      DEFAULT_ALLOWED_OWNERS: 'acme',
+    stack = await startRelayStack({
+      bin: cli.bin,
+      env: (path) => ({ RELAY_NATIVE_CLI: writeFakeGh(path) }),
     });
-    if (!config.ok) throw new Error('invalid test configuration');
-    server = await startServer(config.value);
-    const { token } = sim.tokens.addPat({ login: 'alice' });
-    env = {
-      RELAY_CONFIG_DIR: join(dir.path, 'config'),
-      GH_TOKEN: token,
-      RELAY_NATIVE_CLI: writeFakeGh(dir.path),
-      RELAY_RETRIES: '0',
-    };
-    const login = await relay(['login', server.url], env, dir.path);
-    expect(login.code).toBe(0);
+    ({ sim, env } = stack);
+    dir = { path: stack.dir };
   });
   afterEach(async () => {
-    await server.close();
-    await sim.close();
-    dir.remove();
+    await stack.close();
   });
 
   it('prints gh’s table of the forge’s PRs, newest first, per state; --json; the cache note', async () => {
