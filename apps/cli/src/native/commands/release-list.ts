@@ -47,16 +47,17 @@ async function readLatestRelease(port: RelayPort, base: string): Promise<LatestR
 }
 
 /**
- * `gh release list --exclude-drafts` through the relay (cli/cli v2.60.0 `listRun`, stdout
- * not a terminal). gh lists by GraphQL `releases(orderBy: CREATED_AT)`, newest first unless
- * `--order asc`; the relay reads releases anonymously (route release_list) and so never sees
- * drafts, which gh shows to users who can push: only `--exclude-drafts` is served, every page
- * is read (at most 10 of 100) and sorted by `created_at` (two in the same second run gh),
- * pre-releases dropped with `--exclude-pre-releases`, then `--limit` (30). `isLatest` and the `Latest` badge come
- * from `/releases/latest` (route release_latest). No releases: no output, exit 0 (gh's
- * NoResultsError, silent without a terminal); with `--json`, `[]`. Without
- * `--exclude-drafts`, a release without a name exported as `name`, a forge error (GraphQL
- * words it) or more than 1,000 releases: gh runs.
+ * `gh release list` through the relay (cli/cli v2.60.0 `listRun`, stdout not a terminal). gh
+ * lists by GraphQL `releases(orderBy: CREATED_AT)`, newest first unless `--order asc`. The
+ * relay reads releases anonymously only (route release_list is `anonymous_only`), so the list
+ * is the public one: drafts, which GitHub shows only to people who can push, never appear —
+ * exactly what gh prints for every reader without push access (a maintainer who needs their
+ * drafts listed runs gh itself). Every page is read (at most 10 of 100) and sorted by
+ * `created_at` (two in the same second run gh), pre-releases dropped with
+ * `--exclude-pre-releases`, then `--limit` (30). `isLatest` and the `Latest` badge come from
+ * `/releases/latest` (route release_latest). No releases: no output, exit 0 (gh's
+ * NoResultsError, silent without a terminal); with `--json`, `[]`. A release without a name
+ * exported as `name`, a forge error (GraphQL words it) or more than 1,000 releases: gh runs.
  */
 export async function runReleaseList(
   port: RelayPort,
@@ -73,7 +74,6 @@ export async function runReleaseList(
   if (!limit.ok) return delegated(limit.reason);
   const order = flags.order?.at(-1) ?? 'desc';
   if (order !== 'asc' && order !== 'desc') return delegated('invalid_usage');
-  if (!isOn(flags, 'exclude-drafts')) return delegated('unsupported_shape');
   const repo = plan.repo?.repo;
   if (repo === undefined) return delegated('unsupported_shape');
   const selected = selection.value;
