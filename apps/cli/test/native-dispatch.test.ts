@@ -147,20 +147,20 @@ describe('relay native <gh argv> (built binary): delegation to the native gh', (
       'unsupported_flag',
     ],
     [
-      'a pr view of a branch (gh looks branches up by GraphQL)',
-      ['pr', 'view', 'feature', '-R', 'acme/widgets'],
+      'a pr view with --comments (minimized comments and edit flags are GraphQL-only)',
+      ['pr', 'view', '1', '-R', 'acme/widgets', '--comments'],
       {},
-      'unsupported_shape',
+      'unsupported_flag',
     ],
     [
-      'a pr diff of a branch after -- (gh looks branches up by GraphQL)',
-      ['pr', 'diff', '-R', 'acme/widgets', '--', '-feature'],
+      'a pr diff in colour on a pipe',
+      ['pr', 'diff', '1', '-R', 'acme/widgets', '--color', 'always'],
       {},
-      'unsupported_shape',
+      'color_output',
     ],
     [
-      'an issue list by label (gh searches by GraphQL)',
-      ['issue', 'list', '--label', 'bug'],
+      'an issue list by app (gh resolves the app login by GraphQL)',
+      ['issue', 'list', '--app', 'dependabot'],
       { GH_REPO: 'acme/widgets' },
       'unsupported_flag',
     ],
@@ -171,10 +171,10 @@ describe('relay native <gh argv> (built binary): delegation to the native gh', (
       'unsupported_flag',
     ],
     [
-      'a release list with drafts (the relay reads releases anonymously)',
-      ['release', 'list', '-R', 'acme/widgets'],
+      'a gh read the relay does not serve yet (pr checks)',
+      ['pr', 'checks', '1', '-R', 'acme/widgets'],
       {},
-      'unsupported_shape',
+      'unsupported_command',
     ],
     [
       'a release view of a tag needing URL escaping',
@@ -221,7 +221,7 @@ describe('relay native <gh argv> (built binary): delegation to the native gh', (
   it.each([
     [['frobnicate'], 'unknown_command'],
     [['pr', 'create', '--fill'], 'write'],
-    [['pr', 'view', 'feature', '-R', 'acme/widgets'], 'unsupported_shape'],
+    [['pr', 'view', '1', '-R', 'acme/widgets', '--comments'], 'unsupported_flag'],
   ])(
     'under RELAY_NO_FALLBACK=1 %j fails with one line (%s) and runs nothing',
     async (argv, reason) => {
