@@ -1,6 +1,7 @@
 import type { RelayEnvelope } from '@relay/protocol';
 import { parseLimitOption } from '../argv/go-int-option.js';
 import type { ServePlan } from '../argv/native-plan.js';
+import type { GhRepository } from '../argv/repo-selector.js';
 import { sanitizeJson } from '../export/ascii-sanitizer.js';
 import { delegated, printed, writeExport } from '../export/export-output.js';
 import type { CommandOutcome, JqRunner } from '../export/export-output.js';
@@ -13,8 +14,11 @@ import {
   prFieldValue,
   renderPrTable,
 } from '../export/pr-export.js';
+import type { RestPull } from '../export/pr-export.js';
 import type { RelayPort } from '../relay-port.js';
 import { readAllPages } from '../relay-port.js';
+import { toListSearchQuery } from './list-search-query.js';
+import { readListSearch, readSearchedPulls } from './list-search-read.js';
 import { readNames, repoPath } from './pr-view.js';
 import { cacheNoteOptions, formatCacheNote } from './relay-cache-note.js';
 import type { ServedCommand } from './served-command.js';
@@ -34,8 +38,11 @@ const REST_STATES: Readonly<Record<string, string>> = {
   all: 'all',
 };
 
-/** The flags that make gh build a search query (`shouldUseSearch`, and `--app`). */
-const SEARCH_FLAGS = ['author', 'app', 'assignee', 'search', 'label', 'draft'] as const;
+/**
+ * The flags that make gh build a search query (`shouldUseSearch`, and `--app`) whose
+ * qualifiers (`author:`, `assignee:`, `label:`, `draft:`) are outside SPEC.md's search grammar.
+ */
+const SEARCH_QUALIFIER_FLAGS = ['author', 'app', 'assignee', 'label', 'draft'] as const;
 
 /** What `pr list` reads besides the port. */
 export interface PrListOptions {
@@ -57,19 +64,115 @@ function recordingPort(port: RelayPort, envelopes: RelayEnvelope[]): RelayPort {
 const flagValue = (plan: Pick<ServePlan, 'flags'>, name: string): string | undefined =>
   plan.flags[name]?.at(-1);
 
+/** The PRs a served `pr list` shows, and the routes whose cached answers it notes. */
+type ListedPulls =
+  | {
+      readonly kind: 'pulls';
+      readonly pulls: readonly RestPull[];
+      readonly notedRoutes: readonly string[];
+    }
+  | { readonly kind: 'outcome'; readonly outcome: CommandOutcome };
+
+/** What both ways of listing read: the repository, the flags, the limit and the envelopes. */
+interface ListRequest {
+  readonly repo: GhRepository;
+  readonly plan: Pick<ServePlan, 'flags'>;
+  readonly state: string;
+  readonly limit: number;
+  readonly envelopes: RelayEnvelope[];
+}
+
 /**
- * `gh pr list [-s open|closed|merged|all] [-B base] [-H head] [-L n] [--json … [--jq …]]`
- * through the relay (stdout not a terminal), as gh v2.60's GraphQL `pullRequests` list
- * (`orderBy CREATED_AT DESC`): REST `GET /repos/{o}/{r}/pulls` (route pr_list) with `state`,
- * `base`, `sort=created`, `direction=desc`; `merged` keeps closed PRs with a `merged_at`,
- * `--head` keeps PRs whose head branch has that name (from any fork, as GraphQL's
- * `headRefName`). Unfiltered lists read pages until `--limit` PRs; filtered ones read the
- * whole set (at most 10 pages, else gh). The table is `number\ttitle\thead\tstate\tcreatedAt`;
- * no PRs prints nothing (exit 0) or `[]` with `--json`. Search-backed flags (`--author`,
- * `--app`, `--assignee`, `--label`, `--draft`, `--search`) run gh: their queries carry
- * qualifiers outside SPEC.md's search grammar, search items lack the head branch, and
- * GraphQL's best-match ranking is not REST's proved order. A PR route read from the relay
- * cache adds client rule 8's stderr note.
+ * gh's GraphQL `pullRequests` list (`orderBy CREATED_AT DESC`) as REST
+ * `GET /repos/{o}/{r}/pulls` (route pr_list) with `state`, `base`, `sort=created`,
+ * `direction=desc`; `merged` keeps closed PRs with a `merged_at`, `--head` keeps PRs whose
+ * head branch has that name (from any fork, as GraphQL's `headRefName`). Unfiltered lists read
+ * pages until `--limit` PRs; filtered ones read the whole set (at most 10 pages, else gh).
+ */
+async function listPulls(port: RelayPort, request: ListRequest): Promise<ListedPulls> {
+  const { repo, plan, state, limit, envelopes } = request;
+  const base = flagValue(plan, 'base') ?? '';
+  const head = flagValue(plan, 'head') ?? '';
+  const filtered = state === 'merged' || head !== '';
+  const pages = await readAllPages(
+    recordingPort(port, envelopes),
+    {
+      path: `${repoPath(repo)}/pulls`,
+      query: {
+        state: REST_STATES[state] ?? state,
+        ...(base === '' ? {} : { base }),
+        sort: 'created',
+        direction: 'desc',
+      },
+    },
+    filtered ? {} : { enough: limit },
+  );
+  switch (pages.kind) {
+    case 'fallback':
+      return { kind: 'outcome', outcome: pages };
+    case 'unbounded':
+    case 'http_error':
+      // A missing repository is GraphQL's error text: gh prints it.
+      return { kind: 'outcome', outcome: delegated('unsupported_shape') };
+    case 'pages':
+      break;
+  }
+  const items = sanitizeJson(pages.items);
+  if (!Array.isArray(items) || !items.every(isRestPull)) {
+    return { kind: 'outcome', outcome: delegated('unsupported_shape') };
+  }
+  const pulls = items
+    .filter((pull) => state !== 'merged' || pull.merged_at !== null)
+    .filter((pull) => head === '' || pull.head.ref === head)
+    .slice(0, limit);
+  return { kind: 'pulls', pulls, notedRoutes: ['pr_list'] };
+}
+
+/**
+ * gh's search mode for `--search <text>` (`searchPullRequests`: GraphQL `search` of
+ * `<text> repo:o/r [state:open|closed] type:pr`, best match, no sort) as REST
+ * `GET /search/issues` (route search_issues) with the same `q` and `per_page=<limit>`, then
+ * each found PR through `GET /repos/{o}/{r}/pulls/{n}` (route pr_view), in the search's order.
+ * Served only for plain terms with `--state open|closed|all`: `merged` (`is:merged`),
+ * `--base`/`--head` (`base:`/`head:`) and a text with qualifiers, quotes, operators or
+ * negations are outside SPEC.md's search grammar and run gh without a relay round trip.
+ * A repository the forge cannot search (422) runs gh, which words the error itself.
+ */
+async function searchPulls(
+  port: RelayPort,
+  request: ListRequest,
+  text: string,
+): Promise<ListedPulls> {
+  const { repo, plan, state, limit, envelopes } = request;
+  const refused: ListedPulls = { kind: 'outcome', outcome: delegated('unsupported_flag') };
+  if (state === 'merged' || (flagValue(plan, 'base') ?? '') !== '') return refused;
+  if ((flagValue(plan, 'head') ?? '') !== '') return refused;
+  const query = toListSearchQuery({
+    text,
+    repo,
+    state: state === 'closed' || state === 'all' ? state : 'open',
+    entity: 'pr',
+  });
+  if (!query.ok) return refused;
+  const found = await readListSearch(port, query.q, limit, envelopes);
+  if (found.kind === 'outcome') return found;
+  if (found.kind === 'unprocessable') {
+    return { kind: 'outcome', outcome: delegated('unsupported_shape') };
+  }
+  const read = await readSearchedPulls(port, repo, found.items, envelopes);
+  if (read.kind === 'outcome') return read;
+  return { kind: 'pulls', pulls: read.pulls, notedRoutes: ['search_issues', 'pr_view'] };
+}
+
+/**
+ * `gh pr list [-s open|closed|merged|all] [-B base] [-H head] [-S text] [-L n]
+ * [--json … [--jq …]]` through the relay (stdout not a terminal), as gh v2.60: the PR list
+ * ({@link listPulls}), or with a non-empty `--search` the search mode ({@link searchPulls}).
+ * The table is `number\ttitle\thead\tstate\tcreatedAt`; no PRs prints nothing (exit 0) or
+ * `[]` with `--json`. `--author`, `--app`, `--assignee`, `--label` and `--draft` run gh: gh
+ * turns them into search qualifiers outside SPEC.md's search grammar. gh's "capped at 1000
+ * results" warning never applies: a `--limit` above 100 runs gh. A PR or search route read
+ * from the relay cache adds client rule 8's stderr note.
  *
  * @param port - the relay (a fake one in unit tests)
  * @throws CliError for relay failures (from the port)
@@ -87,9 +190,8 @@ export async function runPrList(
   const limit = parseLimitOption(plan.flags.limit, PR_LIST_DEFAULT_LIMIT);
   if (!limit.ok) return delegated(limit.reason);
   const state = flagValue(plan, 'state') ?? 'open';
-  const restState = REST_STATES[state];
-  if (restState === undefined) return delegated('invalid_usage');
-  if (SEARCH_FLAGS.some((flag) => plan.flags[flag] !== undefined)) {
+  if (REST_STATES[state] === undefined) return delegated('invalid_usage');
+  if (SEARCH_QUALIFIER_FLAGS.some((flag) => plan.flags[flag] !== undefined)) {
     return delegated('unsupported_flag');
   }
   const selected = selection.value;
@@ -104,41 +206,18 @@ export async function runPrList(
   const repo = plan.repo?.repo;
   if (repo === undefined) return delegated('unsupported_shape');
 
-  const base = flagValue(plan, 'base') ?? '';
-  const head = flagValue(plan, 'head') ?? '';
-  const filtered = state === 'merged' || head !== '';
-  const envelopes: RelayEnvelope[] = [];
-  const recorded = recordingPort(port, envelopes);
-  const pages = await readAllPages(
-    recorded,
-    {
-      path: `${repoPath(repo)}/pulls`,
-      query: {
-        state: restState,
-        ...(base === '' ? {} : { base }),
-        sort: 'created',
-        direction: 'desc',
-      },
-    },
-    filtered ? {} : { enough: limit.limit },
+  const request: ListRequest = { repo, plan, state, limit: limit.limit, envelopes: [] };
+  // gh searches only for a non-empty text: `--search ""` is the plain list.
+  const text = flagValue(plan, 'search') ?? '';
+  const listed =
+    text === '' ? await listPulls(port, request) : await searchPulls(port, request, text);
+  if (listed.kind === 'outcome') return listed.outcome;
+  const shown = listed.pulls;
+  const note = formatCacheNote(
+    request.envelopes,
+    listed.notedRoutes,
+    cacheNoteOptions(options.env),
   );
-  switch (pages.kind) {
-    case 'fallback':
-      return pages;
-    case 'unbounded':
-    case 'http_error':
-      // A missing repository is GraphQL's error text: gh prints it.
-      return delegated('unsupported_shape');
-    case 'pages':
-      break;
-  }
-  const items = sanitizeJson(pages.items);
-  if (!Array.isArray(items) || !items.every(isRestPull)) return delegated('unsupported_shape');
-  const shown = items
-    .filter((pull) => state !== 'merged' || pull.merged_at !== null)
-    .filter((pull) => head === '' || pull.head.ref === head)
-    .slice(0, limit.limit);
-  const note = formatCacheNote(envelopes, ['pr_list'], cacheNoteOptions(options.env));
   const withNote = (outcome: CommandOutcome): CommandOutcome =>
     outcome.kind === 'done' && note !== ''
       ? { ...outcome, stderr: `${note}${outcome.stderr}` }
