@@ -216,33 +216,356 @@ describe('gh issue list through the relay port', () => {
   });
 });
 
-describe('toIssueListQuery (issue list flags as REST parameters)', () => {
+describe('toIssueListQuery (issue list flags as REST parameters or gh’s search)', () => {
+  const LIST = { state: 'open', sort: 'created', direction: 'desc' };
+
   it.each([
-    [{ label: ['bug'] }, 'unsupported_flag'],
-    [{ milestone: ['v1'] }, 'unsupported_flag'],
-    [{ search: ['crash'] }, 'unsupported_flag'],
     [{ app: ['dependabot'] }, 'unsupported_flag'],
-    [{ mention: ['hubot'] }, 'unsupported_flag'],
     [{ assignee: ['@me'] }, 'unsupported_flag'],
     [{ assignee: ['*'] }, 'unsupported_flag'],
     [{ assignee: ['none'] }, 'unsupported_flag'],
     [{ author: ['app/dependabot'] }, 'unsupported_flag'],
+    [{ mention: ['@me'] }, 'unsupported_flag'],
+    [{ label: ['"a,b"'] }, 'unsupported_flag'],
+    [{ label: ['bug,'] }, 'unsupported_flag'],
+    [{ label: ['"bug'] }, 'invalid_usage'],
+    [{ search: ['crash'], label: ['bug'] }, 'unsupported_flag'],
+    [{ search: ['crash'], milestone: ['v1'] }, 'unsupported_flag'],
+    [{ search: ['crash'], assignee: ['hubot'] }, 'unsupported_flag'],
+    [{ search: ['crash'], author: ['hubot'] }, 'unsupported_flag'],
+    [{ search: ['crash'], mention: ['hubot'] }, 'unsupported_flag'],
+    [{ search: ['crash'], app: ['dependabot'] }, 'unsupported_flag'],
     [{ state: ['merged'] }, 'invalid_usage'],
     [{ limit: ['0'] }, 'invalid_usage'],
     [{ limit: ['101'] }, 'unsupported_flag'],
-    [{ json: ['comments'] }, undefined],
-    [{ json: ['author'] }, undefined],
-  ])('%j', (flags, reason) => {
-    const result = toIssueListQuery(flags);
-    if (reason === undefined) expect(result.ok).toBe(true);
-    else expect(result).toEqual({ ok: false, outcome: { kind: 'delegate', reason } });
+  ])('%j runs gh', (flags, reason) => {
+    expect(toIssueListQuery(flags)).toEqual({ ok: false, outcome: { kind: 'delegate', reason } });
+  });
+
+  it.each([
+    [{}, LIST],
+    [{ label: ['bug'] }, { ...LIST, labels: 'bug' }],
+    [{ label: ['bug,"help wanted"', 'ui'] }, { ...LIST, labels: 'bug,help wanted,ui' }],
+    [{ label: [''] }, LIST],
+    [{ mention: ['hubot'] }, { ...LIST, mentioned: 'hubot' }],
+    [
+      { state: ['closed'], assignee: ['hubot'], author: ['monalisa'], label: ['bug'] },
+      { ...LIST, state: 'closed', assignee: 'hubot', creator: 'monalisa', labels: 'bug' },
+    ],
+    [{ search: [''], milestone: [''] }, LIST],
+  ])('%j reads REST’s issue list with %j', (flags, query) => {
+    expect(toIssueListQuery(flags)).toEqual({ ok: true, kind: 'list', query, limit: 30 });
+  });
+
+  it('--milestone is kept to resolve; --search alone is gh’s search mode', () => {
+    expect(toIssueListQuery({ milestone: ['v1'], label: ['bug'] })).toEqual({
+      ok: true,
+      kind: 'list',
+      query: { ...LIST, labels: 'bug' },
+      milestone: 'v1',
+      limit: 30,
+    });
+    expect(toIssueListQuery({ search: ['crash'], state: ['all'], limit: ['5'] })).toEqual({
+      ok: true,
+      kind: 'search',
+      text: 'crash',
+      state: 'all',
+      limit: 5,
+    });
   });
 
   it('--limit 0x10 is 16; an empty --assignee is no filter', () => {
     expect(toIssueListQuery({ limit: ['0x10'], assignee: [''] })).toEqual({
       ok: true,
+      kind: 'list',
       limit: 16,
-      query: { state: 'open', sort: 'created', direction: 'desc' },
+      query: LIST,
     });
   });
+});
+
+/** A port answering by path and query (`path?k=v&…`, keys as sent); unknown reads throw. */
+function routedPort(
+  answers: Readonly<Record<string, RelayEnvelope | 'fallback'>>,
+): RelayPort & { reads: string[] } {
+  const reads: string[] = [];
+  return {
+    reads,
+    read(request) {
+      const query = new URLSearchParams(request.query ?? {}).toString();
+      const key = query === '' ? request.path : `${request.path}?${query}`;
+      reads.push(key);
+      const answer = answers[key];
+      if (answer === undefined) throw new Error(`unexpected read ${key}`);
+      return Promise.resolve(
+        answer === 'fallback'
+          ? { kind: 'fallback', reason: 'search_denied' }
+          : { kind: 'served', envelope: answer },
+      );
+    },
+  };
+}
+
+const REPO_OK = envelope({ has_issues: true }, { route: 'repo_view' });
+const REPO_OFF = envelope({ has_issues: false }, { route: 'repo_view' });
+const REPO_MISSING = envelope({ message: 'Not Found' }, { status: 404, route: 'repo_view' });
+const NOT_FOUND = envelope({ message: 'Not Found' }, { status: 404 });
+const MISSING_REPO_TEXT =
+  "GraphQL: Could not resolve to a Repository with the name 'OWNER/REPO'. (repository)\n";
+const ISSUES = '/repos/OWNER/REPO/issues';
+const LIST_QUERY = 'state=open&sort=created&direction=desc';
+
+function searchAnswer(
+  items: readonly unknown[],
+  options: { cache?: 'hit' | 'miss'; status?: number } = {},
+) {
+  return envelope(
+    { total_count: items.length, incomplete_results: false, items },
+    { route: 'search_issues', ...options },
+  );
+}
+
+const TABLE =
+  '1\tOPEN\tnumber won\tlabel\t2022-08-24T22:01:12Z\n2\tOPEN\tnumber too\tlabel\t2022-07-20T19:01:12Z\n';
+
+describe('gh issue list --search (plain terms) through REST search', () => {
+  const search = (q: string, perPage = 30) =>
+    `/search/issues?${new URLSearchParams({ q, per_page: String(perPage) }).toString()}`;
+
+  it('prints the found issues in the search’s order; the repository is read for gh’s issues check', async () => {
+    const port = routedPort({
+      [search('crash repo:OWNER/REPO state:open type:issue')]: searchAnswer([
+        { ...PAGE[0], score: 1 },
+        { ...PAGE[2], score: 0.5 },
+      ]),
+      '/repos/OWNER/REPO': REPO_OK,
+    });
+    const outcome = await runIssueList(port, { flags: { search: ['crash'] }, repo: REPO }, noJq);
+    expect(outcome).toEqual({ kind: 'done', code: 0, stdout: TABLE, stderr: '' });
+    expect(port.reads).toEqual([
+      search('crash repo:OWNER/REPO state:open type:issue'),
+      '/repos/OWNER/REPO',
+    ]);
+  });
+
+  it.each([
+    [{ state: ['closed'] }, 'wobble spin repo:OWNER/REPO state:closed type:issue'],
+    [{ state: ['all'] }, 'wobble spin repo:OWNER/REPO type:issue'],
+    [{ limit: ['3'] }, 'wobble spin repo:OWNER/REPO state:open type:issue', 3],
+  ])('%j: q is gh’s search string', async (flags, q, perPage = 30) => {
+    const port = routedPort({
+      [search(q, perPage)]: searchAnswer([]),
+      '/repos/OWNER/REPO': REPO_OK,
+    });
+    const outcome = await runIssueList(
+      port,
+      { flags: { ...flags, search: ['wobble spin'], json: ['number'] }, repo: REPO },
+      noJq,
+    );
+    expect(outcome).toEqual({ kind: 'done', code: 0, stdout: '[]\n', stderr: '' });
+  });
+
+  it.each([
+    ['a qualifier', 'crash is:open'],
+    ['a grammar qualifier', 'crash state:closed'],
+    ['a label qualifier', 'crash label:bug'],
+    ['a quoted phrase', "'crash now'"],
+    ['OR', 'crash OR hang'],
+    ['a negated term', 'crash -hang'],
+    ['only whitespace', ' \t '],
+  ])('%s in the text runs gh without a relay read', async (_name, text) => {
+    const port = routedPort({});
+    expect(await runIssueList(port, { flags: { search: [text] }, repo: REPO }, noJq)).toEqual({
+      kind: 'delegate',
+      reason: 'unsupported_flag',
+    });
+    expect(port.reads).toEqual([]);
+  });
+
+  it.each([
+    [
+      'a missing repository (search 422)',
+      searchAnswer([], { status: 422 }),
+      REPO_MISSING,
+      MISSING_REPO_TEXT,
+    ],
+    [
+      'disabled issues',
+      searchAnswer([PAGE[0]]),
+      REPO_OFF,
+      "the 'OWNER/REPO' repository has disabled issues\n",
+    ],
+  ])('prints gh’s error for %s (exit 1)', async (_name, answer, repoAnswer, stderr) => {
+    const port = routedPort({
+      [search('crash repo:OWNER/REPO state:open type:issue')]: answer,
+      '/repos/OWNER/REPO': repoAnswer,
+    });
+    expect(await runIssueList(port, { flags: { search: ['crash'] }, repo: REPO }, noJq)).toEqual({
+      kind: 'done',
+      code: 1,
+      stdout: '',
+      stderr,
+    });
+  });
+
+  it.each([
+    ['a pull request among the items', searchAnswer([PAGE[1]])],
+    ['a 422 for a repository that reads', searchAnswer([], { status: 422 })],
+  ])('%s runs gh', async (_name, answer) => {
+    const port = routedPort({
+      [search('crash repo:OWNER/REPO state:open type:issue')]: answer,
+      '/repos/OWNER/REPO': REPO_OK,
+    });
+    expect(await runIssueList(port, { flags: { search: ['crash'] }, repo: REPO }, noJq)).toEqual({
+      kind: 'delegate',
+      reason: 'unsupported_shape',
+    });
+  });
+
+  it('a relay fallback_local (search_denied) runs gh as the relay asks', async () => {
+    const port = routedPort({
+      [search('crash repo:OWNER/REPO state:open type:issue')]: 'fallback',
+    });
+    expect(await runIssueList(port, { flags: { search: ['crash'] }, repo: REPO }, noJq)).toEqual({
+      kind: 'fallback',
+      reason: 'search_denied',
+    });
+  });
+
+  it('a cached search adds the stderr note', async () => {
+    const port = routedPort({
+      [search('crash repo:OWNER/REPO state:open type:issue')]: searchAnswer([PAGE[0]], {
+        cache: 'hit',
+      }),
+      '/repos/OWNER/REPO': REPO_OK,
+    });
+    expect(
+      await runIssueList(port, { flags: { search: ['crash'] }, repo: REPO }, noJq),
+    ).toMatchObject({
+      code: 0,
+      stderr:
+        'relay: search_issues served from the relay cache (hit; the relay reports no refresh time — RELAY_FRESH=1 reads it fresh)\n',
+    });
+  });
+});
+
+describe('gh issue list --label / --milestone / --mention through REST’s issue list', () => {
+  const list = (extra: string) => `${ISSUES}?${LIST_QUERY}${extra}&per_page=100`;
+  const MILESTONES = '/repos/OWNER/REPO/milestones?state=all&per_page=100';
+  const milestones = (titles: readonly string[]) =>
+    envelope(
+      titles.map((title, index) => ({ number: index + 1, title })),
+      { route: 'milestone_list' },
+    );
+
+  it('--label (repeatable, all required) and --mention are REST parameters', async () => {
+    const port = routedPort({
+      [list('&mentioned=hubot&labels=label%2Chelp+wanted')]: envelope(PAGE),
+    });
+    const outcome = await runIssueList(
+      port,
+      { flags: { label: ['label', 'help wanted'], mention: ['hubot'], limit: ['2'] }, repo: REPO },
+      noJq,
+    );
+    expect(outcome).toEqual({ kind: 'done', code: 0, stdout: TABLE, stderr: '' });
+  });
+
+  it.each([
+    ['a number', '2', [], '&milestone=2'],
+    ['a number with leading zeros (Go ParseInt)', '002', [], '&milestone=2'],
+    ['an exact title', 'v2', ['v1', 'v2', 'V2.0'], '&milestone=2'],
+    ['a title with spaces', 'The big 1.0', ['Later', 'The big 1.0'], '&milestone=2'],
+  ])('--milestone %s lists that milestone’s issues', async (_name, value, titles, extra) => {
+    const port = routedPort({
+      '/repos/OWNER/REPO/milestones/2': envelope(
+        { number: 2, title: 'v2' },
+        { route: 'milestone_view' },
+      ),
+      [MILESTONES]: milestones(titles),
+      [list(extra)]: envelope(PAGE),
+    });
+    const outcome = await runIssueList(
+      port,
+      { flags: { milestone: [value], limit: ['2'] }, repo: REPO },
+      noJq,
+    );
+    expect(outcome).toEqual({ kind: 'done', code: 0, stdout: TABLE, stderr: '' });
+    expect(port.reads.at(-1)).toBe(list(extra));
+  });
+
+  it('--milestone reads every page of milestones (all states) for a title', async () => {
+    const next = '<https://api.github.com/repositories/1/milestones?page=2>; rel="next"';
+    const port = routedPort({
+      [MILESTONES]: envelope([{ number: 1, title: 'v1' }], { link: next }),
+      '/repos/OWNER/REPO/milestones?state=all&per_page=100&page=2': envelope([
+        { number: 7, title: 'v7' },
+      ]),
+      [list('&milestone=7')]: envelope([]),
+      '/repos/OWNER/REPO': REPO_OK,
+    });
+    const outcome = await runIssueList(port, { flags: { milestone: ['v7'] }, repo: REPO }, noJq);
+    expect(outcome).toEqual({ kind: 'done', code: 0, stdout: '', stderr: '' });
+  });
+
+  it('a title no milestone has: gh’s empty search result (after its issues check)', async () => {
+    const port = routedPort({ [MILESTONES]: milestones(['v1']), '/repos/OWNER/REPO': REPO_OK });
+    expect(
+      await runIssueList(
+        port,
+        { flags: { milestone: ['v9'], json: ['number'] }, repo: REPO },
+        noJq,
+      ),
+    ).toEqual({ kind: 'done', code: 0, stdout: '[]\n', stderr: '' });
+    expect(port.reads).toEqual([MILESTONES, '/repos/OWNER/REPO']);
+  });
+
+  it.each([
+    ['a missing number', NOT_FOUND, REPO_OK, "no milestone found with number '9'\n"],
+    ['a number in a missing repository', NOT_FOUND, REPO_MISSING, MISSING_REPO_TEXT],
+  ])('--milestone 9, %s: gh’s error (exit 1)', async (_name, answer, repoAnswer, stderr) => {
+    const port = routedPort({
+      '/repos/OWNER/REPO/milestones/9': answer,
+      '/repos/OWNER/REPO': repoAnswer,
+    });
+    expect(await runIssueList(port, { flags: { milestone: ['9'] }, repo: REPO }, noJq)).toEqual({
+      kind: 'done',
+      code: 1,
+      stdout: '',
+      stderr,
+    });
+  });
+
+  it('a title in a missing repository: gh’s error (exit 1)', async () => {
+    const port = routedPort({ [MILESTONES]: NOT_FOUND, '/repos/OWNER/REPO': REPO_MISSING });
+    expect(await runIssueList(port, { flags: { milestone: ['v1'] }, repo: REPO }, noJq)).toEqual({
+      kind: 'done',
+      code: 1,
+      stdout: '',
+      stderr: MISSING_REPO_TEXT,
+    });
+  });
+
+  it.each([
+    [
+      'a missing number with issues disabled',
+      '9',
+      { '/repos/OWNER/REPO/milestones/9': NOT_FOUND, '/repos/OWNER/REPO': REPO_OFF },
+    ],
+    ['a title that matches only without case', 'V1', { [MILESTONES]: milestones(['v1']) }],
+  ])('--milestone, %s, runs gh', async (_name, value, answers) => {
+    expect(
+      await runIssueList(routedPort(answers), { flags: { milestone: [value] }, repo: REPO }, noJq),
+    ).toMatchObject({ kind: 'delegate' });
+  });
+
+  it.each(['+1', '-1', '99999999999', ' v1', 'v1 ', 'big  one', 'say "hi"', 'a\\b', 'tab\there'])(
+    '--milestone %j runs gh without a relay read',
+    async (value) => {
+      const port = routedPort({});
+      expect(await runIssueList(port, { flags: { milestone: [value] }, repo: REPO }, noJq)).toEqual(
+        { kind: 'delegate', reason: 'unsupported_flag' },
+      );
+      expect(port.reads).toEqual([]);
+    },
+  );
 });

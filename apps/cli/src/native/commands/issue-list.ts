@@ -17,10 +17,18 @@ import {
   renderIssueListTable,
 } from '../export/issue-export.js';
 import type { RestIssue } from '../export/issue-export.js';
-import { formatJsonFieldError, selectJsonFields } from '../export/json-field-catalogue.js';
+import {
+  formatJsonFieldError,
+  parseCsvRecord,
+  selectJsonFields,
+} from '../export/json-field-catalogue.js';
 import type { JsonSelection } from '../export/json-field-catalogue.js';
 import type { RelayPort } from '../relay-port.js';
+import { formatMilestoneNotFound, resolveMilestone } from './issue-list-milestone.js';
 import { repoPath } from './issue-view.js';
+import { toListSearchQuery } from './list-search-query.js';
+import type { ListSearchState } from './list-search-query.js';
+import { readListSearch } from './list-search-read.js';
 import { cacheNoteOptions, formatCacheNote } from './relay-cache-note.js';
 import type { CacheNoteOptions } from './relay-cache-note.js';
 import type { ServedCommand } from './served-command.js';
@@ -30,29 +38,66 @@ import { createJqRunner, finishOutcome } from './served-outcome.js';
 export const ISSUE_LIST_DEFAULT_LIMIT = 30;
 
 /** The routes whose cached answers `issue list` notes on stderr (SPEC.md client rule 8). */
-const NOTED_ROUTES = ['issue_list'];
+const NOTED_ROUTES = ['issue_list', 'search_issues'];
 
 /** The states gh's `--state` accepts (StringEnumFlag), as REST's `state` parameter. */
-const STATES: readonly string[] = ['open', 'closed', 'all'];
+const STATES: readonly ListSearchState[] = ['open', 'closed', 'all'];
 
-/**
- * Filters gh turns into a GraphQL search (`--label`, `--milestone`, `--search`) or resolves
- * with a lookup (`--app`), and `--mention`, whose REST filter is unproved: they run gh.
- */
-const DELEGATED_FILTERS: readonly string[] = ['label', 'milestone', 'search', 'app', 'mention'];
-
-/** A login REST's `assignee`/`creator` filter reads exactly as GraphQL's `filterBy` does. */
+/** A login REST's `assignee`/`creator`/`mentioned` filter reads exactly as gh's filters do. */
 const PLAIN_LOGIN = /^[A-Za-z0-9][A-Za-z0-9-]*$/;
 
-/** The REST query of a served `issue list`, or why the invocation runs gh. */
+/** gh's login filters and the REST parameter each is. */
+const LOGIN_FILTERS = [
+  ['assignee', 'assignee'],
+  ['author', 'creator'],
+  ['mention', 'mentioned'],
+] as const;
+
+/** How a served `issue list` reads, or why the invocation runs gh. */
 export type IssueListQuery =
-  | { readonly ok: true; readonly query: Readonly<Record<string, string>>; readonly limit: number }
+  /** REST's issue list with these parameters; `milestone` still to resolve. */
+  | {
+      readonly ok: true;
+      readonly kind: 'list';
+      readonly query: Readonly<Record<string, string>>;
+      readonly milestone?: string;
+      readonly limit: number;
+    }
+  /** gh's search mode for a `--search` text alone. */
+  | {
+      readonly ok: true;
+      readonly kind: 'search';
+      readonly text: string;
+      readonly state: ListSearchState;
+      readonly limit: number;
+    }
   | { readonly ok: false; readonly outcome: CommandOutcome };
 
+/** The labels of every `--label` (pflag StringSlice: each value a CSV record), or why not. */
+function parseLabels(values: readonly string[] | undefined): string[] | CommandOutcome {
+  const labels: string[] = [];
+  for (const value of values ?? []) {
+    const record = parseCsvRecord(value);
+    if (record === undefined) return delegated('invalid_usage'); // gh's flag error
+    // An empty label still switches gh to search mode (a filter-only search ranking); a
+    // comma cannot be said in REST's comma-separated `labels`.
+    if (record.some((label) => label === '' || label.includes(','))) {
+      return delegated('unsupported_flag');
+    }
+    labels.push(...record);
+  }
+  return labels;
+}
+
 /**
- * Maps gh's `issue list` flags to `GET /repos/{o}/{r}/issues` parameters (gh's `listIssues`:
- * `states`, `filterBy {assignee, createdBy}`, `orderBy CREATED_AT DESC`). A login filter is
- * served only when it is a plain login (`@me`, `*`, `none` and app logins run gh).
+ * Maps gh's `issue list` flags to how they are read. Without `--search`: REST's
+ * `GET /repos/{o}/{r}/issues` parameters — `state`, `sort=created`, `direction=desc`, and
+ * `assignee`, `creator` and `mentioned` (gh's `filterBy {assignee, createdBy, mentioned}`, or
+ * the same `assignee:`/`author:`/`mentions:` qualifiers in its search mode) for plain logins
+ * only (`@me`, `*`, `none` and app logins run gh), `labels` (every `--label`, all required, as
+ * gh's `label:` qualifiers) and the `--milestone` to resolve. With a non-empty `--search`:
+ * gh's search mode, served only for the text alone (any other filter is a qualifier outside
+ * SPEC.md's search grammar). `--app` always runs gh.
  */
 export function toIssueListQuery(
   flags: Readonly<Record<string, readonly string[]>>,
@@ -60,23 +105,39 @@ export function toIssueListQuery(
   const limit = parseLimitOption(flags.limit, ISSUE_LIST_DEFAULT_LIMIT);
   if (!limit.ok) return { ok: false, outcome: delegated(limit.reason) };
   const state = flags.state?.at(-1) ?? 'open';
-  if (!STATES.includes(state)) return { ok: false, outcome: delegated('invalid_usage') };
-  if (DELEGATED_FILTERS.some((flag) => flags[flag] !== undefined)) {
-    return { ok: false, outcome: delegated('unsupported_flag') };
+  if (!(STATES as readonly string[]).includes(state)) {
+    return { ok: false, outcome: delegated('invalid_usage') };
   }
+  if (flags.app !== undefined) return { ok: false, outcome: delegated('unsupported_flag') };
+  const labels = parseLabels(flags.label);
+  if (!Array.isArray(labels)) return { ok: false, outcome: labels };
+  const milestone = flags.milestone?.at(-1) ?? '';
+  const text = flags.search?.at(-1) ?? '';
   const query: Record<string, string> = { state, sort: 'created', direction: 'desc' };
-  for (const [flag, parameter] of [
-    ['assignee', 'assignee'],
-    ['author', 'creator'],
-  ] as const) {
+  let filtered = labels.length > 0 || milestone !== '';
+  for (const [flag, parameter] of LOGIN_FILTERS) {
     const login = flags[flag]?.at(-1) ?? '';
     if (login === '') continue;
     if (!PLAIN_LOGIN.test(login) || login === 'none') {
       return { ok: false, outcome: delegated('unsupported_flag') };
     }
     query[parameter] = login;
+    filtered = true;
   }
-  return { ok: true, query, limit: limit.limit };
+  if (text !== '') {
+    if (filtered) {
+      return { ok: false, outcome: delegated('unsupported_flag') };
+    }
+    return { ok: true, kind: 'search', text, state: state as ListSearchState, limit: limit.limit };
+  }
+  if (labels.length > 0) query.labels = labels.join(',');
+  return {
+    ok: true,
+    kind: 'list',
+    query,
+    ...(milestone === '' ? {} : { milestone }),
+    limit: limit.limit,
+  };
 }
 
 /** What reading the issue pages ended with. */
@@ -122,29 +183,46 @@ async function readIssuePages(
   return { kind: 'outcome', outcome: delegated('unsupported_shape') };
 }
 
+/** What one read of the repository (route repo_view) says about its issues. */
+type RepositoryIssues =
+  | { readonly kind: 'missing' | 'disabled' | 'enabled' }
+  | { readonly kind: 'outcome'; readonly outcome: CommandOutcome };
+
+async function readRepositoryIssues(
+  port: RelayPort,
+  repo: GhRepository,
+): Promise<RepositoryIssues> {
+  const result = await port.read({ path: repoPath(repo) });
+  if (result.kind === 'fallback') return { kind: 'outcome', outcome: result };
+  const { envelope } = result;
+  if (envelope.status === 404) return { kind: 'missing' };
+  const body = envelope.body as { has_issues?: unknown } | null;
+  if (envelope.status !== 200 || typeof body?.has_issues !== 'boolean') {
+    return { kind: 'outcome', outcome: delegated('unsupported_shape') };
+  }
+  return { kind: body.has_issues ? 'enabled' : 'disabled' };
+}
+
 /**
- * gh's answer when the issue list is missing or empty: one read of the repository (route
- * repo_view) tells a missing repository and disabled issues (gh's errors, exit 1) from a
- * repository without matching issues (`undefined`: print the empty result).
+ * gh's answer when the issue list is missing or empty, or its search mode's
+ * `hasIssuesEnabled` check: one read of the repository tells a missing repository and
+ * disabled issues (gh's errors, exit 1) from a repository whose issues read (`undefined`).
  */
 async function checkRepository(
   port: RelayPort,
   repo: GhRepository,
 ): Promise<CommandOutcome | undefined> {
-  const result = await port.read({ path: repoPath(repo) });
-  if (result.kind === 'fallback') return result;
-  const { envelope } = result;
-  if (envelope.status === 404) {
-    return printed('', ISSUE_ERROR_TEXTS.repositoryNotFound(repo.owner, repo.name), 1);
+  const issues = await readRepositoryIssues(port, repo);
+  switch (issues.kind) {
+    case 'outcome':
+      return issues.outcome;
+    case 'missing':
+      return printed('', ISSUE_ERROR_TEXTS.repositoryNotFound(repo.owner, repo.name), 1);
+    case 'disabled':
+      return printed('', ISSUE_ERROR_TEXTS.issuesDisabled(repo.owner, repo.name), 1);
+    case 'enabled':
+      return undefined;
   }
-  const body = envelope.body as { has_issues?: unknown } | null;
-  if (envelope.status !== 200 || typeof body?.has_issues !== 'boolean') {
-    return delegated('unsupported_shape');
-  }
-  if (!body.has_issues) {
-    return printed('', ISSUE_ERROR_TEXTS.issuesDisabled(repo.owner, repo.name), 1);
-  }
-  return undefined;
 }
 
 function renderIssues(
@@ -165,13 +243,140 @@ function renderIssues(
   return rows;
 }
 
+/** The issues a served `issue list` prints, or how it ends instead. */
+type ListedIssues =
+  | { readonly kind: 'issues'; readonly issues: readonly RestIssue[] }
+  | { readonly kind: 'outcome'; readonly outcome: CommandOutcome };
+
+/** What both ways of listing read. */
+interface IssueListRead {
+  readonly port: RelayPort;
+  readonly repo: GhRepository;
+  readonly envelopes: RelayEnvelope[];
+}
+
+const ended = (outcome: CommandOutcome): ListedIssues => ({ kind: 'outcome', outcome });
+
 /**
- * `gh issue list` through the relay (pure of I/O but the port and jq): REST's issue list
- * (route issue_list) newest created first, pull requests filtered out, at most `--limit`
- * (≤ 100) issues from at most 10 pages; state, assignee and author filters map to REST
- * parameters. An empty or missing list reads the repository once (gh's errors; an empty
- * result prints nothing, or `[]` with `--json`, exit 0). Search-backed filters, REST-less
- * fields and unprovable output run gh. The rule 8 cache note goes first on stderr.
+ * The REST `milestone` parameter of `--milestone` ({@link resolveMilestone}), or how the
+ * command ends: gh's errors for a missing repository or milestone number, an empty list for a
+ * title no milestone has (after gh's issues-enabled check), gh for the rest.
+ */
+async function milestoneParameter(
+  read: IssueListRead,
+  value: string,
+): Promise<string | ListedIssues> {
+  const { port, repo } = read;
+  const milestone = await resolveMilestone(port, repo, value);
+  switch (milestone.kind) {
+    case 'number':
+      return String(milestone.number);
+    case 'outcome':
+      return ended(milestone.outcome);
+    case 'repository_unreadable':
+      return ended((await checkRepository(port, repo)) ?? delegated('unsupported_shape'));
+    case 'no_such_title': {
+      const problem = await checkRepository(port, repo);
+      return problem === undefined ? { kind: 'issues', issues: [] } : ended(problem);
+    }
+    case 'no_such_number': {
+      const issues = await readRepositoryIssues(port, repo);
+      switch (issues.kind) {
+        case 'outcome':
+          return ended(issues.outcome);
+        case 'missing':
+          return ended(printed('', ISSUE_ERROR_TEXTS.repositoryNotFound(repo.owner, repo.name), 1));
+        case 'enabled':
+          return ended(printed('', formatMilestoneNotFound(milestone.number), 1));
+        case 'disabled':
+          // GraphQL may still know the milestone, and then gh's error is the disabled one.
+          return ended(delegated('unsupported_shape'));
+      }
+    }
+  }
+}
+
+/**
+ * REST's issue list (route issue_list), newest created first, pull requests filtered out: gh's
+ * `listIssues` (GraphQL `issues`, `orderBy CREATED_AT DESC`), and for `--label`/`--milestone`
+ * the same filter as gh's search mode, whose ranking of a filter-only query this client does
+ * not reproduce: it lists those created-desc as well. An empty or missing list reads the
+ * repository once (gh's errors).
+ */
+async function listIssues(
+  read: IssueListRead,
+  request: Extract<IssueListQuery, { kind: 'list' }>,
+): Promise<ListedIssues> {
+  const { port, repo, envelopes } = read;
+  let query = request.query;
+  if (request.milestone !== undefined) {
+    const milestone = await milestoneParameter(read, request.milestone);
+    if (typeof milestone !== 'string') return milestone;
+    query = { ...query, milestone };
+  }
+  const pages = await readIssuePages(
+    port,
+    `${repoPath(repo)}/issues`,
+    query,
+    request.limit,
+    envelopes,
+  );
+  if (pages.kind === 'outcome') return ended(pages.outcome);
+  if (pages.kind === 'missing') {
+    return ended((await checkRepository(port, repo)) ?? delegated('unsupported_shape'));
+  }
+  if (pages.issues.length === 0) {
+    const problem = await checkRepository(port, repo);
+    if (problem !== undefined) return ended(problem);
+  }
+  return { kind: 'issues', issues: pages.issues };
+}
+
+/**
+ * gh's search mode for `--search <text>` alone (`searchIssues`: GraphQL
+ * `search(type: ISSUE, last: <limit>, query: "<text> repo:o/r [state:…] type:issue")`, best
+ * match) as REST `GET /search/issues` (route search_issues) with the same `q` and
+ * `per_page=<limit>`: the items are REST issue objects. gh asks for `last: N` without a
+ * `before` cursor; GitHub's search connection answers that with the leading N results of its
+ * ranking (not the trailing ones), which is what REST's first page holds. gh reads
+ * `repository.hasIssuesEnabled` in the same query, so the repository is read too (gh's
+ * errors); a 422 (a repository the forge cannot search) reads it as well.
+ */
+async function searchIssues(
+  read: IssueListRead,
+  request: Extract<IssueListQuery, { kind: 'search' }>,
+): Promise<ListedIssues> {
+  const { port, repo, envelopes } = read;
+  const query = toListSearchQuery({
+    text: request.text,
+    repo,
+    state: request.state,
+    entity: 'issue',
+  });
+  if (!query.ok) return ended(delegated('unsupported_flag'));
+  const found = await readListSearch(port, query.q, request.limit, envelopes);
+  if (found.kind === 'outcome') return ended(found.outcome);
+  const problem = await checkRepository(port, repo);
+  if (problem !== undefined) return ended(problem);
+  if (found.kind === 'unprocessable') return ended(delegated('unsupported_shape'));
+  const issues: RestIssue[] = [];
+  for (const item of found.items) {
+    // `type:issue` finds no pull request; one found means the query was not understood.
+    if (isPullRequestItem(item) || !isRestIssue(item)) {
+      return ended(delegated('unsupported_shape'));
+    }
+    issues.push(item);
+  }
+  return { kind: 'issues', issues };
+}
+
+/**
+ * `gh issue list` through the relay (pure of I/O but the port and jq): {@link listIssues}
+ * (state, assignee, author, mention, label and milestone filters), or {@link searchIssues}
+ * for a `--search` text alone; at most `--limit` (≤ 100, so gh's "capped at 1000 results"
+ * warning never applies). An empty result prints nothing (exit 0), or `[]` with `--json`.
+ * Other search shapes, `--app`, REST-less fields and unprovable output run gh. The rule 8
+ * cache note goes first on stderr.
  */
 export async function runIssueList(
   port: RelayPort,
@@ -196,28 +401,19 @@ export async function runIssueList(
   const repo = plan.repo?.repo;
   if (repo === undefined) return delegated('unsupported_shape');
 
-  const envelopes: RelayEnvelope[] = [];
-  const pages = await readIssuePages(
-    port,
-    `${repoPath(repo)}/issues`,
-    request.query,
-    request.limit,
-    envelopes,
-  );
-  const note = formatCacheNote(envelopes, NOTED_ROUTES, notes);
+  const read: IssueListRead = { port, repo, envelopes: [] };
+  const listed =
+    request.kind === 'search' ? await searchIssues(read, request) : await listIssues(read, request);
   let outcome: CommandOutcome;
-  if (pages.kind === 'outcome') outcome = pages.outcome;
-  else if (pages.kind === 'missing') {
-    outcome = (await checkRepository(port, repo)) ?? delegated('unsupported_shape');
-  } else {
-    const problem = pages.issues.length === 0 ? await checkRepository(port, repo) : undefined;
-    const rendered = renderIssues(pages.issues, selected);
-    if (problem !== undefined) outcome = problem;
-    else if (rendered === undefined) outcome = delegated('unsupported_shape');
+  if (listed.kind === 'outcome') outcome = listed.outcome;
+  else {
+    const rendered = renderIssues(listed.issues, selected);
+    if (rendered === undefined) outcome = delegated('unsupported_shape');
     else if (typeof rendered === 'string') outcome = printed(rendered);
     else
       outcome = await writeExport(rendered, selected.kind === 'json' ? selected.jq : undefined, jq);
   }
+  const note = formatCacheNote(read.envelopes, NOTED_ROUTES, notes);
   if (outcome.kind !== 'done' || note === '') return outcome;
   return { ...outcome, stderr: `${note}${outcome.stderr}` };
 }
