@@ -19,6 +19,27 @@ function sortIssues(ctx: RouteContext, items: IssueRecord[]): IssueRecord[] {
   return items.sort((a, b) => (dir === 'asc' ? key(a) - key(b) : key(b) - key(a)));
 }
 
+/** REST's `milestone` filter: a milestone number, `*` (any) or `none`. */
+function matchesMilestone(issue: IssueRecord, milestone: string | null): boolean {
+  if (milestone === null) return true;
+  if (milestone === '*') return issue.milestone !== null;
+  if (milestone === 'none') return issue.milestone === null;
+  return issue.milestone === Number(milestone);
+}
+
+/** REST's `mentioned` filter: `@login` in the issue's body or one of its comments. */
+function mentions(ctx: RouteContext, issue: IssueRecord, login: string): boolean {
+  const escaped = login.replace(/[^A-Za-z0-9]/g, (c) => `\\${c}`);
+  const mention = new RegExp(`(^|[^A-Za-z0-9-])@${escaped}(?![A-Za-z0-9-])`, 'i');
+  const texts = [
+    issue.body ?? '',
+    ...[...ctx.repo.issueComments.values()]
+      .filter((c) => c.issueNumber === issue.number)
+      .map((c) => c.body),
+  ];
+  return texts.some((text) => mention.test(text));
+}
+
 function withPull(ctx: RouteContext, then: (n: number) => RouteOutcome): RouteOutcome {
   const n = intParam(ctx, 'pull_number');
   return n !== undefined && ctx.repo.pulls.has(n) ? then(n) : NOT_FOUND;
@@ -195,6 +216,8 @@ export const PULL_ISSUE_ROUTES: readonly RouteDef[] = [
           .filter((l) => l !== '') ?? [];
       const assignee = q.get('assignee');
       const creator = q.get('creator');
+      const milestone = q.get('milestone');
+      const mentioned = q.get('mentioned');
       const issues = sortIssues(
         ctx,
         [...ctx.repo.issues.values()].filter(
@@ -207,7 +230,9 @@ export const PULL_ISSUE_ROUTES: readonly RouteDef[] = [
                 : assignee === '*'
                   ? i.assignees.length > 0
                   : i.assignees.includes(assignee))) &&
-            (creator === null || i.user.toLowerCase() === creator.toLowerCase()),
+            (creator === null || i.user.toLowerCase() === creator.toLowerCase()) &&
+            matchesMilestone(i, milestone) &&
+            (mentioned === null || mentions(ctx, i, mentioned)),
         ),
       );
       return list(issues.map((i) => ctx.render.issue(ctx.repo, i)));
