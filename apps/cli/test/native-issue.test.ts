@@ -5,8 +5,9 @@ import type { BuiltCli, RelayStack } from './relay-stack.js';
 
 /**
  * `relay native issue view` and `issue list` end to end: the BUILT binary against
- * relay-server and @relay/forge-sim on loopback (routes issue_view, issue_list, repo_view),
- * compared with what forge-sim holds and answers.
+ * relay-server and @relay/forge-sim on loopback (routes issue_view, issue_list, repo_view,
+ * milestone_list, milestone_view, search_issues), compared with what forge-sim holds and
+ * answers and with the requests forge-sim saw.
  */
 let cli: BuiltCli;
 /** Runs the built binary; the result as text (code, stdout, stderr). */
@@ -61,6 +62,26 @@ describe('relay native issue view / issue list through relay-server and the simu
     });
     return response.json();
   }
+
+  interface RestIssueRow {
+    number: number;
+    title: string;
+    updated_at: string;
+    labels: { id: number; name: string }[];
+  }
+
+  /** gh's non-TTY `issue list` row of a REST issue (labels in creation order). */
+  const issueRow = (i: RestIssueRow): string =>
+    `${String(i.number)}\tOPEN\t${i.title.replace(/\s+/g, ' ').trim()}\t${[...i.labels]
+      .sort((a, b) => a.id - b.id)
+      .map((l) => l.name)
+      .join(', ')}\t${i.updated_at}\n`;
+
+  /** The forge requests of `path` (as the relay sent them), each query as a record. */
+  const forgeReads = (path: string): Record<string, string>[] =>
+    sim.requests
+      .find({ path })
+      .map((request) => Object.fromEntries(new URLSearchParams(request.query)));
 
   it('issue view prints gh’s preview and --json, then notes the cache hit on stderr', async () => {
     const expected = [
@@ -222,5 +243,101 @@ describe('relay native issue view / issue list through relay-server and the simu
       env,
     );
     expect(none).toEqual({ code: 0, stdout: '', stderr: '' });
+  }, 60_000);
+
+  it('issue list --label (all required) and --milestone (title or number) are served through the relay', async () => {
+    const quiet = { ...env, RELAY_QUIET_CACHE: '1' };
+    const seeded = (await forge(`/repos/acme/widgets/issues/${String(number)}`)) as RestIssueRow;
+    const wobble = (
+      (await forge('/repos/acme/widgets/issues?state=open&per_page=100')) as (RestIssueRow & {
+        milestone: { number: number; title: string } | null;
+      })[]
+    ).find((i) => i.title === 'Widgets wobble');
+    if (wobble?.milestone === undefined || wobble.milestone === null) {
+      throw new Error('the demo world has no milestone on “Widgets wobble”');
+    }
+
+    const labels = await relay(
+      ['native', 'issue', 'list', '-R', 'acme/widgets', '--label', 'api', '-l', 'Docs'],
+      quiet,
+    );
+    expect(labels).toEqual({ code: 0, stdout: issueRow(seeded), stderr: '' });
+    expect(forgeReads('/repos/acme/widgets/issues')).toContainEqual(
+      expect.objectContaining({ labels: 'api,Docs', state: 'open', sort: 'created' }),
+    );
+    // Every label is required: `api` with `bug` (Widgets wobble's) matches nothing.
+    expect(
+      await relay(['native', 'issue', 'list', '-R', 'acme/widgets', '-l', 'api,bug'], quiet),
+    ).toEqual({ code: 0, stdout: '', stderr: '' });
+
+    const title = await relay(
+      ['native', 'issue', 'list', '-R', 'acme/widgets', '--milestone', 'v1'],
+      quiet,
+    );
+    expect(title).toEqual({ code: 0, stdout: issueRow(seeded), stderr: '' });
+    expect(forgeReads('/repos/acme/widgets/milestones')).toContainEqual(
+      expect.objectContaining({ state: 'all' }),
+    );
+    const byNumber = await relay(
+      ['native', 'issue', 'list', '-R', 'acme/widgets', '-m', String(wobble.milestone.number)],
+      quiet,
+    );
+    expect(byNumber).toEqual({ code: 0, stdout: issueRow(wobble), stderr: '' });
+    expect(
+      sim.requests.count({
+        path: `/repos/acme/widgets/milestones/${String(wobble.milestone.number)}`,
+      }),
+    ).toBe(1);
+    expect(forgeReads('/repos/acme/widgets/issues')).toContainEqual(
+      expect.objectContaining({ milestone: String(wobble.milestone.number) }),
+    );
+
+    expect(
+      await relay(['native', 'issue', 'list', '-R', 'acme/widgets', '-m', '99'], quiet),
+    ).toEqual({ code: 1, stdout: '', stderr: "no milestone found with number '99'\n" });
+    expect(
+      await relay(
+        [
+          'native',
+          'issue',
+          'list',
+          '-R',
+          'acme/widgets',
+          '-m',
+          'no such milestone',
+          '--json',
+          'number',
+        ],
+        quiet,
+      ),
+    ).toEqual({ code: 0, stdout: '[]\n', stderr: '' });
+  }, 60_000);
+
+  it('issue list --search with plain terms runs gh’s query through the relay’s REST search', async () => {
+    const wobble = (
+      (await forge('/repos/acme/widgets/issues?state=open&per_page=100')) as RestIssueRow[]
+    ).find((i) => i.title === 'Widgets wobble');
+    if (wobble === undefined) throw new Error('the demo world has no “Widgets wobble”');
+    const argv = ['native', 'issue', 'list', '-R', 'acme/widgets', '--search', 'wobble'];
+    expect(await relay(argv, env)).toEqual({ code: 0, stdout: issueRow(wobble), stderr: '' });
+    expect(forgeReads('/search/issues')).toEqual([
+      expect.objectContaining({ q: 'wobble repo:acme/widgets state:open type:issue' }),
+    ]);
+    // The second run is the relay's cached search: the note names the route.
+    expect(await relay(argv, env)).toEqual({
+      code: 0,
+      stdout: issueRow(wobble),
+      stderr:
+        'relay: search_issues served from the relay cache (hit; the relay reports no refresh time — RELAY_FRESH=1 reads it fresh)\n',
+    });
+    expect(
+      await relay(
+        ['native', 'issue', 'list', '-R', 'acme/widgets', '-S', 'wobble', '-s', 'closed'],
+        env,
+      ),
+    ).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(forgeReads('/search/issues').at(-1)).toMatchObject({
+      q: 'wobble repo:acme/widgets state:closed type:issue',
+    });
   }, 60_000);
 });

@@ -8,7 +8,9 @@ import { join } from 'node:path';
 /**
  * `relay native pr list` through the BUILT binary (tsdown into a directory of its own) against
  * relay-server and @relay/forge-sim on loopback: gh's non-TTY table and `--json` of the PRs
- * forge-sim holds, the cache note, and a search-backed flag running the native gh.
+ * forge-sim holds, the cache note, a plain-term `--search` served through REST search (route
+ * search_issues, then pr_view per PR), and search shapes outside the relay's grammar running
+ * the native gh.
  */
 let cli: BuiltCli;
 
@@ -134,6 +136,66 @@ describe('relay native pr list (built binary) against relay-server and forge-sim
         })),
       )}\n`,
     );
+  }, 60_000);
+
+  it('--search with plain terms: gh’s query through the relay’s REST search, then each PR', async () => {
+    const response = await fetch(`${sim.urls.api}/repos/acme/widgets/pulls?state=all`);
+    const pulls = (await response.json()) as {
+      number: number;
+      title: string;
+      head: { ref: string };
+      merged_at: string | null;
+      created_at: string;
+    }[];
+    const sprockets = pulls.find((p) => p.title === 'Add sprockets');
+    const typo = pulls.find((p) => p.title === 'Fix typo');
+    if (sprockets === undefined || typo?.merged_at == null) {
+      throw new Error('the demo world lacks its open and merged PRs');
+    }
+    const row = (p: typeof sprockets, state: string): string =>
+      `${String(p.number)}\t${p.title}\t${p.head.ref}\t${state}\t${p.created_at.replace(/\.\d+Z$/, 'Z')}\n`;
+    const searches = (): string[] =>
+      sim.requests
+        .find({ path: '/search/issues' })
+        .map((request) => new URLSearchParams(request.query).get('q') ?? '');
+
+    expect(
+      await relay(
+        ['native', 'pr', 'list', '-R', 'acme/widgets', '--search', 'sprockets'],
+        env,
+        dir.path,
+      ),
+    ).toEqual({ code: 0, stdout: row(sprockets, 'OPEN'), stderr: '' });
+    expect(
+      await relay(
+        ['native', 'pr', 'list', '-R', 'acme/widgets', '-S', 'typo', '-s', 'closed'],
+        env,
+        dir.path,
+      ),
+    ).toEqual({ code: 0, stdout: row(typo, 'MERGED'), stderr: '' });
+    expect(searches()).toEqual([
+      'sprockets repo:acme/widgets state:open type:pr',
+      'typo repo:acme/widgets state:closed type:pr',
+    ]);
+    expect(
+      sim.requests.count({ path: `/repos/acme/widgets/pulls/${String(sprockets.number)}` }),
+    ).toBe(1);
+    expect(sim.requests.count({ path: `/repos/acme/widgets/pulls/${String(typo.number)}` })).toBe(
+      1,
+    );
+
+    // A qualifier in the text is outside the relay's search grammar: gh runs, nothing is read.
+    const argv = ['pr', 'list', '-R', 'acme/widgets', '--search', 'is:open sprockets'];
+    const result = await relay(['native', ...argv], env, dir.path);
+    expect(result).toEqual({
+      code: 7,
+      stdout: '',
+      stderr: 'relay: running the native gh (reason unsupported_flag)\n',
+    });
+    expect(readFileSync(join(dir.path, 'native-argv'), 'utf8')).toBe(
+      argv.map((arg) => `${arg}\n`).join(''),
+    );
+    expect(searches()).toHaveLength(2);
   }, 60_000);
 
   it('a search-backed flag runs the native gh with the exact argv', async () => {
