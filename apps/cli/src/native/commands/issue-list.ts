@@ -299,8 +299,9 @@ async function milestoneParameter(
 /**
  * REST's issue list (route issue_list), newest created first, pull requests filtered out: gh's
  * `listIssues` (GraphQL `issues`, `orderBy CREATED_AT DESC`), and for `--label`/`--milestone`
- * the same filter as gh's search mode, whose ranking of a filter-only query this client does
- * not reproduce: it lists those created-desc as well. An empty or missing list reads the
+ * the same filter as gh's search mode (`label:`/`milestone:` qualifiers). That search has no
+ * text to rank by; GitHub answers a filter-only search newest created first as well (as
+ * forge-sim does), which is taken as given, not proved. An empty or missing list reads the
  * repository once (gh's errors).
  */
 async function listIssues(
@@ -338,7 +339,8 @@ async function listIssues(
  * match) as REST `GET /search/issues` (route search_issues) with the same `q` and
  * `per_page=<limit>`: the items are REST issue objects. gh asks for `last: N` without a
  * `before` cursor; GitHub's search connection answers that with the leading N results of its
- * ranking (not the trailing ones), which is what REST's first page holds. gh reads
+ * ranking — were it the trailing ones, gh's everyday `issue list --label` (the same query)
+ * would list the oldest matches first — which is what REST's first page holds. gh reads
  * `repository.hasIssuesEnabled` in the same query, so the repository is read too (gh's
  * errors); a 422 (a repository the forge cannot search) reads it as well.
  */
