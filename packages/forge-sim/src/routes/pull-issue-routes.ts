@@ -50,6 +50,18 @@ function withIssue(ctx: RouteContext, then: (issue: IssueRecord) => RouteOutcome
   return issue ? then(issue) : NOT_FOUND;
 }
 
+/**
+ * GitHub's `head` filter of the pulls list: `user:ref-name` matches the head repository's
+ * owner (a login, case-insensitively) and the branch; every simulated PR's head is in the
+ * repository itself. A value without `user:` compares the branch only.
+ */
+function matchesHead(ctx: RouteContext, head: string, headRef: string): boolean {
+  const colon = head.indexOf(':');
+  if (colon < 0) return head === headRef;
+  const owner = head.slice(0, colon);
+  return owner.toLowerCase() === ctx.repo.owner.toLowerCase() && head.slice(colon + 1) === headRef;
+}
+
 /** Pull request and issue routes. */
 export const PULL_ISSUE_ROUTES: readonly RouteDef[] = [
   {
@@ -69,7 +81,7 @@ export const PULL_ISSUE_ROUTES: readonly RouteDef[] = [
         .filter((p) => p !== undefined)
         .filter(
           (p) =>
-            (head === null || head.replace(/^[^:]+:/, '') === p.headRef) &&
+            (head === null || matchesHead(ctx, head, p.headRef)) &&
             (base === null || base === p.baseRef),
         );
       return list(pulls.map((p) => ctx.render.pull(ctx.repo, p)));
