@@ -136,20 +136,6 @@ describe('servePrDiff', () => {
       { kind: 'fallback', reason: 'repo_not_public' },
     ],
     [
-      'a branch delegates',
-      plan(['feature']),
-      textDiff,
-      undefined,
-      { kind: 'delegate', reason: 'unsupported_shape' },
-    ],
-    [
-      'no argument delegates',
-      plan([]),
-      textDiff,
-      undefined,
-      { kind: 'delegate', reason: 'unsupported_shape' },
-    ],
-    [
       '+7 delegates',
       plan(['+7']),
       textDiff,
@@ -167,5 +153,128 @@ describe('servePrDiff', () => {
     const port = fakePort(result);
     expect(await servePrDiff(port, served)).toEqual(expected);
     expect(port.reads).toEqual(read === undefined ? [] : [read]);
+  });
+});
+
+/** A REST list item of the head lookup: head branch `ref` of `acme/widgets` itself. */
+function listItem(number: number, ref: string, state = 'open') {
+  const repo = { id: 1, owner: { login: 'acme' } };
+  return { number, state, head: { ref, repo }, base: { ref: 'main', repo } };
+}
+
+/** A fake port answering reads in order. */
+function sequencePort(answers: readonly RelayReadResult[]): RelayPort & { reads: RelayRead[] } {
+  const reads: RelayRead[] = [];
+  return {
+    reads,
+    read(request) {
+      reads.push(request);
+      const answer = answers[reads.length - 1];
+      if (answer === undefined) throw new Error(`unexpected read ${request.path}`);
+      return Promise.resolve(answer);
+    },
+  };
+}
+
+const lookup = (head: string): RelayRead => ({
+  path: '/repos/acme/widgets/pulls',
+  query: { head, state: 'all', sort: 'created', direction: 'desc', per_page: '30' },
+});
+const diffRead = (number: number): RelayRead => ({
+  path: `/repos/acme/widgets/pulls/${String(number)}`,
+  headers: { accept: 'application/vnd.github.diff' },
+});
+const listOf = (...items: unknown[]) => served(envelope(200, items, 'json'));
+
+describe('servePrDiff of a branch (gh’s finder, then the diff as by number)', () => {
+  it('the open PR of the branch', async () => {
+    const port = sequencePort([listOf(listItem(7, 'feature')), textDiff]);
+    expect(await servePrDiff(port, plan(['feature']))).toEqual({
+      kind: 'print',
+      stdout: Buffer.from(DIFF),
+    });
+    expect(port.reads).toEqual([lookup('acme:feature'), diffRead(7)]);
+  });
+
+  it('a closed PR and an older open one: the open one', async () => {
+    const port = sequencePort([
+      listOf(listItem(9, 'feature', 'closed'), listItem(7, 'feature')),
+      textDiff,
+    ]);
+    await servePrDiff(port, plan(['feature']));
+    expect(port.reads[1]).toEqual(diffRead(7));
+  });
+
+  it('owner:branch: the fork’s PR', async () => {
+    const fork = {
+      ...listItem(8, 'feature'),
+      head: { ref: 'feature', repo: { id: 2, owner: { login: 'hubot' } } },
+    };
+    const port = sequencePort([listOf(listItem(7, 'feature'), fork), textDiff]);
+    await servePrDiff(port, plan(['hubot:feature']));
+    expect(port.reads).toEqual([lookup('hubot:feature'), diffRead(8)]);
+  });
+
+  it('the default branch with only a merged PR: gh’s not-found error', async () => {
+    const port = sequencePort([
+      listOf(listItem(3, 'main', 'closed')),
+      served(envelope(200, { default_branch: 'main' }, 'json')),
+    ]);
+    expect(await servePrDiff(port, plan(['main']))).toEqual({
+      kind: 'error',
+      stderr: 'no pull requests found for branch "main"\n',
+    });
+    expect(port.reads).toEqual([lookup('acme:main'), { path: '/repos/acme/widgets' }]);
+  });
+
+  it('not found', async () => {
+    const port = sequencePort([listOf()]);
+    expect(await servePrDiff(port, plan(['feature']))).toEqual({
+      kind: 'error',
+      stderr: 'no pull requests found for branch "feature"\n',
+    });
+  });
+
+  it('a lookup the relay sends home runs gh locally', async () => {
+    const port = sequencePort([{ kind: 'fallback', reason: 'repo_not_public' }]);
+    expect(await servePrDiff(port, plan(['feature']))).toEqual({
+      kind: 'fallback',
+      reason: 'repo_not_public',
+    });
+  });
+
+  it.each<[string, { kind: 'branch'; selector: string }, RelayRead, number]>([
+    ['a fork remote', { kind: 'branch', selector: 'hubot:feature' }, lookup('hubot:feature'), 8],
+    ['a refs/heads rename', { kind: 'branch', selector: 'feature' }, lookup('acme:feature'), 7],
+  ])('no argument: the current branch’s selector (%s)', async (_name, selection, read, number) => {
+    const fork = {
+      ...listItem(8, 'feature'),
+      head: { ref: 'feature', repo: { id: 2, owner: { login: 'hubot' } } },
+    };
+    const port = sequencePort([listOf(listItem(7, 'feature'), fork), textDiff]);
+    const outcome = await servePrDiff(port, plan([]), {
+      currentBranch: () => Promise.resolve(selection),
+    });
+    expect(outcome).toEqual({ kind: 'print', stdout: Buffer.from(DIFF) });
+    expect(port.reads).toEqual([read, diffRead(number)]);
+  });
+
+  it('no argument, HEAD not on a branch: gh’s error', async () => {
+    const port = sequencePort([]);
+    expect(
+      await servePrDiff(port, plan([]), {
+        currentBranch: () => Promise.resolve({ kind: 'not_on_branch' }),
+      }),
+    ).toEqual({
+      kind: 'error',
+      stderr: 'could not determine current branch: failed to run git: not on any branch\n',
+    });
+  });
+
+  it('no argument without a git reader runs gh', async () => {
+    expect(await servePrDiff(sequencePort([]), plan([]))).toEqual({
+      kind: 'delegate',
+      reason: 'unsupported_shape',
+    });
   });
 });

@@ -1,12 +1,12 @@
 import type { FallbackReason } from '@relay/protocol';
 import { envelopeBodyBytes } from '../../gh-api-output.js';
 import type { DelegateReason, ServePlan } from '../argv/native-plan.js';
-import { parsePrSelector } from '../argv/pr-selector.js';
 import { GITHUB_HOST } from '../argv/repo-selector.js';
-import type { GhRepository } from '../argv/repo-selector.js';
 import type { RelayPort } from '../relay-port.js';
 import { changedFileNames } from './diff-file-names.js';
 import { formatGhHttpErrorText } from './gh-http-error.js';
+import { findPull } from './pr-branch-finder.js';
+import type { FindPullOptions } from './pr-branch-finder.js';
 import type { ServedCommand } from './served-command.js';
 
 /** The media types gh's `fetchDiff` asks for, in the spelling the relay's web lane reads. */
@@ -26,53 +26,35 @@ export type PrDiffOutcome =
   /** The relay asked for a local run (424 `fallback_local`). */
   | { readonly kind: 'fallback'; readonly reason: FallbackReason };
 
-/**
- * The PR and repository of a `pr diff` plan, as gh's finder resolves them without an API
- * call: a number in the selected repository, or a PR URL's repository. A branch, or no
- * argument (the current branch's PR), needs gh's GraphQL head lookup (the 30 newest PRs with
- * that head name from any fork, open first, the default-branch rule, git's push
- * configuration), which REST reads do not reproduce exactly: those shapes delegate.
- */
-function resolveTarget(
-  plan: ServePlan,
-): { readonly repo: GhRepository; readonly number: number } | DelegateReason {
-  const selector = parsePrSelector(plan.args[0]);
-  switch (selector.kind) {
-    case 'number':
-      return plan.repo === undefined
-        ? 'repo_unresolved'
-        : { repo: plan.repo.repo, number: selector.number };
-    case 'url':
-      return selector.repo.host === GITHUB_HOST
-        ? { repo: selector.repo, number: selector.number }
-        : 'other_host';
-    case 'branch':
-    case 'current_branch':
-    case 'unmodelled':
-      return 'unsupported_shape';
-  }
-}
-
 function isOn(plan: ServePlan, flag: string): boolean {
   return plan.flags[flag]?.at(-1) === 'true';
 }
 
 /**
- * Serves `gh pr diff [<number> | <url>] [-R repo] [--patch] [--name-only] [--color never|auto]`
- * (non-terminal stdout) through the relay, as gh v2.60's `diffRun` does: one read of the PR
- * with accept `application/vnd.github.diff` (`.patch` with `--patch`, unless `--name-only`),
- * which the relay serves from the public `.diff`/`.patch` page; a 200 prints the body's exact
- * bytes (or, with `--name-only`, the names of the changed files); any other status prints
- * `could not find pull request diff: HTTP <code>: <message> (<api url>)` and exits 1.
+ * Serves `gh pr diff [<number> | <url> | <branch>] [-R repo] [--patch] [--name-only]
+ * [--color never|auto]` (non-terminal stdout; no argument: the current branch's PR) through
+ * the relay, as gh v2.60's `diffRun` does: the PR is found as gh's finder does
+ * ({@link findPull}: a number or URL without a read, a branch looked up by head through
+ * route pr_list, none found is gh's `no pull requests found for branch "<b>"`, exit 1), then
+ * one read of the PR with accept `application/vnd.github.diff` (`.patch` with `--patch`,
+ * unless `--name-only`), which the relay serves from the public `.diff`/`.patch` page; a 200
+ * prints the body's exact bytes (or, with `--name-only`, the names of the changed files); any
+ * other status prints `could not find pull request diff: HTTP <code>: <message> (<api url>)`
+ * and exits 1.
  *
  * @param port - the relay (a fake one in unit tests)
  * @param plan - the served plan (`command: 'pr diff'`)
+ * @param options - the current branch's reader (no argument)
  * @returns what to print, or why the native gh runs instead
  * @throws CliError for relay failures (from the port)
  */
-export async function servePrDiff(port: RelayPort, plan: ServePlan): Promise<PrDiffOutcome> {
-  const target = resolveTarget(plan);
-  if (typeof target === 'string') return { kind: 'delegate', reason: target };
+export async function servePrDiff(
+  port: RelayPort,
+  plan: ServePlan,
+  options: Pick<FindPullOptions, 'currentBranch'> = {},
+): Promise<PrDiffOutcome> {
+  const target = await findPull(port, plan, options);
+  if (target.kind !== 'found') return target;
   const nameOnly = isOn(plan, 'name-only');
   const format = isOn(plan, 'patch') && !nameOnly ? 'patch' : 'diff';
   const path = `/repos/${target.repo.owner}/${target.repo.name}/pulls/${String(target.number)}`;
@@ -91,14 +73,22 @@ export async function servePrDiff(port: RelayPort, plan: ServePlan): Promise<PrD
 /** `gh pr diff`: {@link servePrDiff} over the saved session's relay port. */
 export const PR_DIFF_COMMAND: ServedCommand = {
   async run(deps, output, plan, argv) {
-    const [{ createSessionRelayPort }, { delegateToNative }, { runNativeCli }, { CliError }] =
-      await Promise.all([
-        import('../relay-port.js'),
-        import('../delegate/native-delegation.js'),
-        import('../../native-cli.js'),
-        import('../../cli-error.js'),
-      ]);
-    const outcome = await servePrDiff(createSessionRelayPort(deps), plan);
+    const [
+      { createSessionRelayPort },
+      { delegateToNative },
+      { runNativeCli },
+      { CliError },
+      { readCurrentBranchSelection },
+    ] = await Promise.all([
+      import('../relay-port.js'),
+      import('../delegate/native-delegation.js'),
+      import('../../native-cli.js'),
+      import('../../cli-error.js'),
+      import('./pr-branch-git.js'),
+    ]);
+    const outcome = await servePrDiff(createSessionRelayPort(deps), plan, {
+      currentBranch: (repo) => readCurrentBranchSelection(deps, repo),
+    });
     switch (outcome.kind) {
       case 'print':
         output.stdout.write(outcome.stdout);

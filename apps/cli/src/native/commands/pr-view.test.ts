@@ -1,7 +1,10 @@
 import type { RelayEnvelope } from '@relay/protocol';
 import { describe, expect, it } from 'vitest';
 import type { JqRunner } from '../export/export-output.js';
+import { createFakeDependencies } from '../../../test/cli-harness.js';
+import type { ProcessOutput } from '../../cli-dependencies.js';
 import type { RelayPort, RelayRead } from '../relay-port.js';
+import { readCurrentBranchSelection } from './pr-branch-git.js';
 import { runPrView } from './pr-view.js';
 
 const REPO = {
@@ -225,32 +228,6 @@ describe('gh pr view through the relay port (human output)', () => {
       options,
     );
     expect(outcome).toEqual({ kind: 'delegate', reason: 'unsupported_shape' });
-  });
-
-  it('a branch or no argument runs gh without a read', async () => {
-    for (const args of [['feature'], []]) {
-      const port = fakePort([]);
-      expect(await runPrView(port, plan(args), options)).toEqual({
-        kind: 'delegate',
-        reason: 'unsupported_shape',
-      });
-      expect(port.reads).toEqual([]);
-    }
-  });
-
-  it('no argument: the PR git’s branch config names (refs/pull/N/head), else gh', async () => {
-    const port = fakePort([envelope(pull()), envelope([])]);
-    const outcome = await runPrView(port, plan([]), {
-      ...options,
-      currentBranchPr: () => Promise.resolve(12),
-    });
-    expect(outcome).toMatchObject({ code: 0, stdout: PREVIEW });
-    expect(port.reads[0]).toEqual({ path: '/repos/OWNER/REPO/pulls/12' });
-    const unnamed = await runPrView(fakePort([]), plan([]), {
-      ...options,
-      currentBranchPr: () => Promise.resolve(undefined),
-    });
-    expect(unnamed).toEqual({ kind: 'delegate', reason: 'unsupported_shape' });
   });
 
   it('a PR URL reads that repository', async () => {
@@ -515,5 +492,243 @@ describe('gh pr view --json through the relay port', () => {
       { jq, env: {} },
     );
     expect(outcome).toMatchObject({ stdout: 'Blueberries are from a fork\n' });
+  });
+});
+
+/** A PR whose head is a branch of the base repository itself. */
+function sameRepoPull(number: number, ref: string, overrides: Record<string, unknown> = {}) {
+  const base = repoOf(1, account('OWNER', 'Organization'));
+  return pull({
+    number,
+    html_url: `https://github.com/OWNER/REPO/pull/${String(number)}`,
+    head: { ref, sha: 'a'.repeat(40), repo: base },
+    base: { ref: 'master', sha: 'b'.repeat(40), repo: base },
+    ...overrides,
+  });
+}
+
+const MERGED = { state: 'closed', merged_at: '2020-02-01T00:00:00Z' };
+
+/** The head lookup read (route pr_list) for `head`. */
+const lookup = (head: string, extra: Partial<RelayRead> = {}): RelayRead => ({
+  path: '/repos/OWNER/REPO/pulls',
+  query: { head, state: 'all', sort: 'created', direction: 'desc', per_page: '30' },
+  ...extra,
+});
+
+const list = (items: unknown[], cache = 'miss') => envelope(items, 200, cache, 'pr_list');
+
+describe('gh pr view of a branch (gh’s findForBranch over REST route pr_list)', () => {
+  it('a plain branch: the open PR of the base repository, then gh’s preview as by number', async () => {
+    const port = fakePort([list([sameRepoPull(12, 'feature')]), envelope(pull()), envelope([])]);
+    const outcome = await runPrView(port, plan(['feature']), options);
+    expect(outcome).toEqual({ kind: 'done', code: 0, stdout: PREVIEW, stderr: '' });
+    expect(port.reads).toEqual([
+      lookup('OWNER:feature'),
+      { path: '/repos/OWNER/REPO/pulls/12' },
+      { path: '/repos/OWNER/REPO/pulls/12/reviews', query: { per_page: '100' } },
+    ]);
+  });
+
+  it('a closed PR and an older open one: the open one wins', async () => {
+    const port = fakePort([
+      list([sameRepoPull(15, 'feature', MERGED), sameRepoPull(12, 'feature')]),
+      envelope(pull()),
+      envelope([]),
+    ]);
+    expect(await runPrView(port, plan(['feature']), options)).toMatchObject({ stdout: PREVIEW });
+    expect(port.reads[1]).toEqual({ path: '/repos/OWNER/REPO/pulls/12' });
+  });
+
+  it('only a closed PR, not on the default branch: that one (the default branch is read)', async () => {
+    const port = fakePort([
+      list([sameRepoPull(15, 'feature', MERGED)]),
+      envelope({ default_branch: 'master' }, 200, 'miss', 'repo_view'),
+    ]);
+    const outcome = await runPrView(port, plan(['feature'], { json: ['number'] }), options);
+    expect(outcome).toEqual({ kind: 'done', code: 0, stdout: '{"number":15}\n', stderr: '' });
+    expect(port.reads).toEqual([lookup('OWNER:feature'), { path: '/repos/OWNER/REPO' }]);
+  });
+
+  it('owner:branch: a PR from that owner’s fork (HeadLabel), not the base repository’s', async () => {
+    const port = fakePort([
+      list([sameRepoPull(20, 'blueberries'), pull()]),
+      envelope(pull()),
+      envelope([]),
+    ]);
+    expect(await runPrView(port, plan(['hubot:blueberries']), options)).toMatchObject({
+      stdout: PREVIEW,
+    });
+    expect(port.reads[0]).toEqual(lookup('hubot:blueberries'));
+    expect(port.reads[1]).toEqual({ path: '/repos/OWNER/REPO/pulls/12' });
+  });
+
+  it('the default branch with only a merged PR: gh’s not-found error, exit 1', async () => {
+    const port = fakePort([
+      list([sameRepoPull(3, 'master', MERGED)]),
+      envelope({ default_branch: 'master' }, 200, 'miss', 'repo_view'),
+    ]);
+    expect(await runPrView(port, plan(['master']), options)).toEqual({
+      kind: 'done',
+      code: 1,
+      stdout: '',
+      stderr: 'no pull requests found for branch "master"\n',
+    });
+    expect(port.reads).toEqual([lookup('OWNER:master'), { path: '/repos/OWNER/REPO' }]);
+  });
+
+  it('no PR with that head (a fork’s PR does not count for a plain branch): not found', async () => {
+    const port = fakePort([list([pull({ head: { ...pull().head, ref: 'nope' } })])]);
+    expect(await runPrView(port, plan(['nope']), options)).toEqual({
+      kind: 'done',
+      code: 1,
+      stdout: '',
+      stderr: 'no pull requests found for branch "nope"\n',
+    });
+    expect(port.reads).toHaveLength(1);
+  });
+
+  it('--json number reads only the lookup; a cached lookup adds the note', async () => {
+    const port = fakePort([list([sameRepoPull(12, 'feature')], 'hit')]);
+    expect(await runPrView(port, plan(['feature'], { json: ['number'] }), options)).toEqual({
+      kind: 'done',
+      code: 0,
+      stdout: '{"number":12}\n',
+      stderr:
+        'relay: pr_list served from the relay cache (hit; the relay reports no refresh time — RELAY_FRESH=1 reads it fresh)\n',
+    });
+    expect(port.reads).toEqual([lookup('OWNER:feature')]);
+  });
+
+  it('rule 8: live fields read the lookup and the PR with max-age=0', async () => {
+    const port = fakePort([list([sameRepoPull(12, 'feature')]), envelope(pull())]);
+    const outcome = await runPrView(port, plan(['feature'], { json: ['state'] }), options);
+    expect(outcome).toEqual({ kind: 'done', code: 0, stdout: '{"state":"OPEN"}\n', stderr: '' });
+    const fresh = { headers: { 'cache-control': 'max-age=0' } };
+    expect(port.reads).toEqual([
+      lookup('OWNER:feature', fresh),
+      { path: '/repos/OWNER/REPO/pulls/12', ...fresh },
+    ]);
+  });
+
+  it('a stale lookup is named even when the PR read is fresh', async () => {
+    const port = fakePort([
+      list([sameRepoPull(12, 'feature')], 'stale'),
+      envelope(pull()),
+      envelope([]),
+    ]);
+    const outcome = await runPrView(port, plan(['feature']), options);
+    expect(outcome).toMatchObject({
+      stdout: PREVIEW,
+      stderr:
+        'relay: pr_list served stale from the relay cache (expired 2026-11-22T10:00:00Z, identities_cooling_down) — unsafe for live decisions\n',
+    });
+  });
+
+  it('detail fields hand off before any lookup', async () => {
+    const port = fakePort([]);
+    expect(await runPrView(port, plan(['feature'], { json: ['comments'] }), options)).toEqual({
+      kind: 'detail_export',
+    });
+    expect(port.reads).toEqual([]);
+  });
+});
+
+const out = (stdout: string, code = 0): ProcessOutput => ({
+  code,
+  stdout: Buffer.from(stdout),
+  stderr: new Uint8Array(),
+});
+
+/** `currentBranch` reading a fake git: symbolic-ref, branch config, remotes. */
+function currentBranchFrom(head: ProcessOutput, config = '', remotes = '') {
+  const deps = createFakeDependencies({
+    runProcess: (_file, args) => {
+      if (args[0] === 'symbolic-ref') return Promise.resolve(head);
+      return Promise.resolve(
+        (args[2] ?? '').startsWith('^branch') ? out(config, config === '' ? 1 : 0) : out(remotes),
+      );
+    },
+  });
+  return {
+    ...options,
+    currentBranch: (repo: Parameters<typeof readCurrentBranchSelection>[1]) =>
+      readCurrentBranchSelection(deps, repo),
+  };
+}
+
+const REMOTES =
+  'remote.origin.url https://github.com/OWNER/REPO.git\nremote.fork.url git@github.com:hubot/REPO.git\n';
+
+describe('gh pr view with no argument: the current branch’s PR', () => {
+  it('gh pr checkout’s merge ref refs/pull/N/head: PR N without a lookup', async () => {
+    const port = fakePort([envelope(pull()), envelope([])]);
+    const outcome = await runPrView(
+      port,
+      plan([]),
+      currentBranchFrom(out('refs/heads/pr-12\n'), 'branch.pr-12.merge refs/pull/12/head\n'),
+    );
+    expect(outcome).toMatchObject({ code: 0, stdout: PREVIEW });
+    expect(port.reads[0]).toEqual({ path: '/repos/OWNER/REPO/pulls/12' });
+  });
+
+  it('a branch pushed to a fork (remote by name): owner:branch of the merge ref', async () => {
+    const port = fakePort([list([pull()]), envelope(pull()), envelope([])]);
+    const outcome = await runPrView(
+      port,
+      plan([]),
+      currentBranchFrom(
+        out('refs/heads/local-blue\n'),
+        'branch.local-blue.remote fork\nbranch.local-blue.merge refs/heads/blueberries\n',
+        REMOTES,
+      ),
+    );
+    expect(outcome).toMatchObject({ code: 0, stdout: PREVIEW });
+    expect(port.reads[0]).toEqual(lookup('hubot:blueberries'));
+  });
+
+  it('a branch tracking another name on the base repository’s remote: refs/heads rename', async () => {
+    const port = fakePort([list([sameRepoPull(12, 'feature')]), envelope(pull()), envelope([])]);
+    const outcome = await runPrView(
+      port,
+      plan([]),
+      currentBranchFrom(
+        out('refs/heads/my-local\n'),
+        'branch.my-local.remote origin\nbranch.my-local.merge refs/heads/feature\n',
+        REMOTES,
+      ),
+    );
+    expect(outcome).toMatchObject({ code: 0, stdout: PREVIEW });
+    expect(port.reads[0]).toEqual(lookup('OWNER:feature'));
+  });
+
+  it('an untracked branch is looked up by its own name; none is gh’s error', async () => {
+    const port = fakePort([list([])]);
+    expect(await runPrView(port, plan([]), currentBranchFrom(out('refs/heads/wip\n')))).toEqual({
+      kind: 'done',
+      code: 1,
+      stdout: '',
+      stderr: 'no pull requests found for branch "wip"\n',
+    });
+    expect(port.reads).toEqual([lookup('OWNER:wip')]);
+  });
+
+  it('HEAD not on a branch: gh’s error, no read', async () => {
+    const port = fakePort([]);
+    expect(await runPrView(port, plan([]), currentBranchFrom(out('', 1)))).toEqual({
+      kind: 'done',
+      code: 1,
+      stdout: '',
+      stderr: 'could not determine current branch: failed to run git: not on any branch\n',
+    });
+    expect(port.reads).toEqual([]);
+  });
+
+  it('without a git reader, no argument runs gh', async () => {
+    const port = fakePort([]);
+    expect(await runPrView(port, plan([]), options)).toEqual({
+      kind: 'delegate',
+      reason: 'unsupported_shape',
+    });
   });
 });

@@ -1,14 +1,6 @@
 import type { RelayEnvelope } from '@relay/protocol';
-import type { CliDependencies } from '../../cli-dependencies.js';
-import type { DelegateReason, ServePlan } from '../argv/native-plan.js';
-import {
-  GIT_CURRENT_BRANCH_ARGS,
-  branchConfigArgs,
-  parseCurrentBranch,
-  pullNumberOfBranchConfig,
-} from '../argv/current-branch-pr.js';
-import { parsePrSelector } from '../argv/pr-selector.js';
-import { GITHUB_HOST } from '../argv/repo-selector.js';
+import type { CurrentBranchSelection } from '../argv/current-branch-pr.js';
+import type { ServePlan } from '../argv/native-plan.js';
 import type { GhRepository } from '../argv/repo-selector.js';
 import { sanitizeJson } from '../export/ascii-sanitizer.js';
 import { delegated, printed, writeExport } from '../export/export-output.js';
@@ -27,6 +19,7 @@ import {
 import type { PrField, RestPull } from '../export/pr-export.js';
 import type { RelayPort } from '../relay-port.js';
 import { readAllPages } from '../relay-port.js';
+import { findPull } from './pr-branch-finder.js';
 import { cacheNoteOptions, formatCacheNote } from './relay-cache-note.js';
 import type { ServedCommand } from './served-command.js';
 import { createJqRunner, finishOutcome } from './served-outcome.js';
@@ -42,40 +35,32 @@ export interface PrViewOptions {
   readonly jq: JqRunner;
   readonly env: Readonly<Record<string, string | undefined>>;
   /**
-   * The PR number git's configuration gives the current branch (`refs/pull/N/head`), for
-   * `pr view` without an argument; `undefined` (or no reader) runs gh.
+   * The current branch's PR selector from git (`pr view` without an argument); without a
+   * reader, no argument runs gh.
    */
-  readonly currentBranchPr?: () => Promise<number | undefined>;
+  readonly currentBranch?: (repo: GhRepository) => Promise<CurrentBranchSelection>;
 }
 
-/** A PR named without an API call. */
+/** The PR to read. */
 interface Target {
   readonly repo: GhRepository;
   readonly number: number;
 }
 
-/**
- * The PR a `pr view` plan names without an API call: a number (`12`, `#12`) in the selected
- * repository, or a PR URL's repository. A branch, or no argument, needs gh's GraphQL head
- * lookup (30 newest PRs with that head from any fork, open first, git's push configuration):
- * those delegate.
- */
-export function resolvePrTarget(plan: Pick<ServePlan, 'args' | 'repo'>): Target | DelegateReason {
-  const selector = parsePrSelector(plan.args[0]);
-  switch (selector.kind) {
-    case 'number':
-      return plan.repo === undefined
-        ? 'repo_unresolved'
-        : { repo: plan.repo.repo, number: selector.number };
-    case 'url':
-      return selector.repo.host === GITHUB_HOST
-        ? { repo: selector.repo, number: selector.number }
-        : 'other_host';
-    case 'branch':
-    case 'current_branch':
-    case 'unmodelled':
-      return 'unsupported_shape';
-  }
+/** The routes whose cache hits the note names: the head lookup's and the PR's. */
+const NOTED_ROUTES: readonly string[] = ['pr_list', 'pr_view'];
+
+/** Rule 8's note over these reads; a read that asked for max-age=0 makes a hit quiet too. */
+function noteOf(
+  envelopes: readonly RelayEnvelope[],
+  maxAgeZero: boolean,
+  env: PrViewOptions['env'],
+): string {
+  const options = cacheNoteOptions(env);
+  return formatCacheNote(envelopes, NOTED_ROUTES, {
+    ...options,
+    fresh: options.fresh || maxAgeZero,
+  });
 }
 
 /** A repository's REST path prefix. */
@@ -98,12 +83,14 @@ type PullRead =
 /**
  * Reads the PR (route pr_view); a 404 in a repository that exists prints gh's GraphQL error,
  * any other failure (a missing repository, which GraphQL words itself, a forge error) runs gh.
+ * The note covers the head lookup's reads (`lookup`) too.
  */
 async function readPull(
   port: RelayPort,
   target: Target,
   maxAgeZero: boolean,
   env: PrViewOptions['env'],
+  lookup: readonly RelayEnvelope[],
 ): Promise<PullRead> {
   const base = repoPath(target.repo);
   const result = await port.read({
@@ -122,13 +109,7 @@ async function readPull(
   }
   const pull = envelope.status === 200 ? sanitizeJson(jsonBody(envelope)) : undefined;
   if (!isRestPull(pull)) return { kind: 'outcome', outcome: delegated('unsupported_shape') };
-  // A read that asked for max-age=0 was refreshed for this call: its hit is quiet too.
-  const noteOptions = cacheNoteOptions(env);
-  const note = formatCacheNote([envelope], ['pr_view'], {
-    ...noteOptions,
-    fresh: noteOptions.fresh || maxAgeZero,
-  });
-  return { kind: 'pull', pull, note };
+  return { kind: 'pull', pull, note: noteOf([...lookup, envelope], maxAgeZero, env) };
 }
 
 function jsonBody(envelope: RelayEnvelope): unknown {
@@ -164,17 +145,19 @@ const withNote = (note: string, outcome: CommandOutcome): CommandOutcome =>
     : outcome;
 
 /**
- * `gh pr view [<number> | <url>] [-R repo] [--json fields [--jq expr]]` (or no argument on a
- * branch whose git `merge` ref is `refs/pull/N/head`, {@link PrViewOptions.currentBranchPr})
- * through the relay
+ * `gh pr view [<number> | <url> | <branch>] [-R repo] [--json fields [--jq expr]]` (no
+ * argument: the current branch's PR, {@link PrViewOptions.currentBranch}) through the relay
  * (stdout not a terminal), as gh v2.60's `viewRun`:
+ * - the PR is found as gh's finder does ({@link findPull}: a branch is looked up by head,
+ *   route pr_list; none is gh's `no pull requests found for branch "<b>"`, exit 1);
  * - human output: the PR (route pr_view) and all its reviews (pr_reviews, at most 10 pages)
  *   rendered as `printRawPrPreview` ({@link renderPrPreview}); unproved lines run gh;
- * - `--json`: only `number` answers without a read (as gh's finder); otherwise the PR, plus
- *   `/users/{login}` for people's names; a field REST cannot give exactly runs gh; commits,
- *   comments or reviews are client rule 9's detail export (`detail_export`);
+ * - `--json`: only `number` answers without reading the PR (as gh's finder); otherwise the
+ *   PR, plus `/users/{login}` for people's names; a field REST cannot give exactly runs gh;
+ *   commits, comments or reviews are client rule 9's detail export (`detail_export`);
  * - client rule 8: a `--json` read naming a live field ({@link PR_LIVE_FIELDS}) sends
- *   `cache-control: max-age=0`; a PR read served from the relay cache adds the stderr note;
+ *   `cache-control: max-age=0` (the head lookup too); a PR or lookup read served from the
+ *   relay cache adds the stderr note;
  * - a PR number the repository lacks: gh's GraphQL error, exit 1.
  *
  * @param port - the relay (a fake one in unit tests)
@@ -192,15 +175,32 @@ export async function runPrView(
     return printed('', formatJsonFieldError(selection.error), 1);
   }
   const selected = selection.value;
-  let target = resolvePrTarget(plan);
-  if (plan.args.length === 0 && plan.repo !== undefined && options.currentBranchPr !== undefined) {
-    const number = await options.currentBranchPr();
-    if (number !== undefined) target = { repo: plan.repo.repo, number };
+  const fields = selected.kind === 'human' ? [] : selected.fields;
+  if (fields.some((field) => PR_FIELD_SOURCES[field] === 'detail')) {
+    return { kind: 'detail_export' };
   }
-  // The planner always selects a github.com repository: only the selector shape is left.
-  if (typeof target === 'string') return delegated('unsupported_shape');
+  if (fields.some((field) => PR_FIELD_SOURCES[field] === 'delegate')) {
+    return delegated('unsupported_flag');
+  }
+  const live = fields.some((field) => PR_LIVE_FIELDS.includes(field));
+  const found = await findPull(port, plan, {
+    ...(options.currentBranch === undefined ? {} : { currentBranch: options.currentBranch }),
+    maxAgeZero: live,
+  });
+  switch (found.kind) {
+    case 'fallback':
+      return found;
+    case 'delegate':
+      // The planner always selects a github.com repository: only the selector shape is left.
+      return delegated('unsupported_shape');
+    case 'error':
+      return printed('', found.stderr, 1);
+    case 'found':
+      break;
+  }
+  const target: Target = found;
   if (selected.kind === 'human') {
-    const read = await readPull(port, target, false, options.env);
+    const read = await readPull(port, target, false, options.env, found.envelopes);
     if (read.kind === 'outcome') return read.outcome;
     const pages = await readAllPages(port, {
       path: `${repoPath(target.repo)}/pulls/${String(target.number)}/reviews`,
@@ -214,17 +214,11 @@ export async function runPrView(
     return text === undefined ? delegated('unsupported_shape') : withNote(read.note, printed(text));
   }
 
-  const fields = selected.fields;
-  if (fields.some((field) => PR_FIELD_SOURCES[field] === 'detail'))
-    return { kind: 'detail_export' };
-  if (fields.some((field) => PR_FIELD_SOURCES[field] === 'delegate')) {
-    return delegated('unsupported_flag');
-  }
   if (fields.length === 1 && fields[0] === 'number') {
-    return writeExport({ number: target.number }, selected.jq, options.jq);
+    const note = noteOf(found.envelopes, live, options.env);
+    return withNote(note, await writeExport({ number: target.number }, selected.jq, options.jq));
   }
-  const live = fields.some((field) => PR_LIVE_FIELDS.includes(field));
-  const read = await readPull(port, target, live, options.env);
+  const read = await readPull(port, target, live, options.env, found.envelopes);
   if (read.kind === 'outcome') return read.outcome;
   const names = await readNames(port, accountsNeedingNames(read.pull, fields));
   if (!(names instanceof Map)) return names;
@@ -239,39 +233,24 @@ export async function runPrView(
   return withNote(read.note, await writeExport(data, selected.jq, options.jq));
 }
 
-/**
- * The current branch's PR number from git (`git symbolic-ref --quiet HEAD`, then its
- * `branch.<name>.merge`), as gh's finder reads it; `undefined` when git fails, HEAD is
- * detached, or the branch does not merge a `refs/pull/N/head`.
- */
-async function readCurrentBranchPr(deps: CliDependencies): Promise<number | undefined> {
-  const git = async (args: readonly string[]): Promise<string | undefined> => {
-    try {
-      const result = await deps.runProcess('git', args, { env: deps.env });
-      return result.code === 0 ? Buffer.from(result.stdout).toString('utf8') : undefined;
-    } catch {
-      return undefined;
-    }
-  };
-  const head = await git(GIT_CURRENT_BRANCH_ARGS);
-  const branch = head === undefined ? undefined : parseCurrentBranch(head);
-  if (branch === undefined) return undefined;
-  const config = await git(branchConfigArgs(branch));
-  return config === undefined ? undefined : pullNumberOfBranchConfig(config);
-}
-
 /** `gh pr view` (SPEC.md `relay native` row; README "pr view"). */
 export const PR_VIEW_COMMAND: ServedCommand = {
   async run(deps, output, plan, argv) {
-    const [{ createSessionRelayPort }, { CliError }, { delegateToNative }] = await Promise.all([
+    const [
+      { createSessionRelayPort },
+      { CliError },
+      { delegateToNative },
+      { readCurrentBranchSelection },
+    ] = await Promise.all([
       import('../relay-port.js'),
       import('../../cli-error.js'),
       import('../delegate/native-delegation.js'),
+      import('./pr-branch-git.js'),
     ]);
     const outcome = await runPrView(createSessionRelayPort(deps), plan, {
       jq: createJqRunner(deps),
       env: deps.env,
-      currentBranchPr: () => readCurrentBranchPr(deps),
+      currentBranch: (repo) => readCurrentBranchSelection(deps, repo),
     });
     if (outcome.kind !== 'detail_export') return finishOutcome(deps, output, argv, outcome);
     if (deps.env.RELAY_NO_FALLBACK === '1') {
