@@ -2,13 +2,15 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { DemoWorldIds, ForgeSim } from '@relay/forge-sim';
 import { buildCli, runBinary, startRelayStack } from './relay-stack.js';
 import type { BuiltCli, RelayStack } from './relay-stack.js';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
 /**
  * `relay native pr diff` through the BUILT binary (tsdown into a directory of its own) against
  * the real relay-server and @relay/forge-sim on loopback: the bytes printed are forge-sim's
- * own `.diff`/`.patch` pages of the PR, read through the relay's token-free web lane.
+ * own `.diff`/`.patch` pages of the PR, read through the relay's token-free web lane; a branch
+ * and the current branch are found as gh's finder does (a REST head lookup).
  */
 let cli: BuiltCli;
 
@@ -30,6 +32,15 @@ async function bytesOf(url: string): Promise<Buffer> {
   const response = await fetch(url);
   expect(response.status).toBe(200);
   return Buffer.from(await response.arrayBuffer());
+}
+
+/** Runs a command in `cwd`; its exit code. */
+function run(command: string, args: readonly string[], cwd: string): Promise<number | null> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, stdio: 'ignore' });
+    child.once('error', reject);
+    child.once('exit', resolve);
+  });
 }
 
 beforeAll(async () => {
@@ -91,6 +102,66 @@ describe('relay native pr diff (built binary) against relay-server and forge-sim
     );
     expect(names).toMatchObject({ code: 0, stderr: '' });
     expect(names.stdout.toString('utf8')).toBe(files.map((file) => `${file.filename}\n`).join(''));
+  }, 60_000);
+
+  it('a branch, or the current branch, prints the diff of its PR (found as gh’s finder does)', async () => {
+    const diff = await bytesOf(`${sim.urls.web}/acme/widgets/pull/${String(ids.pullNumber)}.diff`);
+    const byBranch = await relay(
+      ['native', 'pr', 'diff', 'feature/sprockets', '-R', 'acme/widgets'],
+      env,
+      dir.path,
+    );
+    expect({ code: byBranch.code, stderr: byBranch.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(byBranch.stdout.equals(diff)).toBe(true);
+
+    const work = join(dir.path, 'work');
+    mkdirSync(work);
+    for (const args of [
+      ['init', '-q'],
+      ['symbolic-ref', 'HEAD', 'refs/heads/feature/sprockets'],
+      ['remote', 'add', 'origin', 'git@github.com:acme/widgets.git'],
+    ]) {
+      expect(await run('git', args, work)).toBe(0);
+    }
+    const current = await relay(['native', 'pr', 'diff'], env, work);
+    expect({ code: current.code, stderr: current.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(current.stdout.equals(diff)).toBe(true);
+
+    // HEAD not on a branch: gh's error, exit 1.
+    const git = [
+      '-c',
+      'user.name=t',
+      '-c',
+      'user.email=t@example.com',
+      '-c',
+      'commit.gpgsign=false',
+    ];
+    expect(await run('git', [...git, 'commit', '-q', '--allow-empty', '-m', 'x'], work)).toBe(0);
+    expect(await run('git', ['checkout', '-q', '--detach'], work)).toBe(0);
+    const detached = await relay(['native', 'pr', 'diff'], env, work);
+    expect({
+      code: detached.code,
+      stdout: detached.stdout.length,
+      stderr: detached.stderr,
+    }).toEqual({
+      code: 1,
+      stdout: 0,
+      stderr: 'could not determine current branch: failed to run git: not on any branch\n',
+    });
+    expect(existsSync(join(dir.path, 'native-argv'))).toBe(false);
+  }, 60_000);
+
+  it('a branch without a PR prints gh’s not-found error with exit 1', async () => {
+    const result = await relay(
+      ['native', 'pr', 'diff', 'no-such-branch', '-R', 'acme/widgets'],
+      env,
+      dir.path,
+    );
+    expect({ code: result.code, stdout: result.stdout.length, stderr: result.stderr }).toEqual({
+      code: 1,
+      stdout: 0,
+      stderr: 'no pull requests found for branch "no-such-branch"\n',
+    });
   }, 60_000);
 
   it("prints gh's error line with exit 1 for a PR that does not exist", async () => {

@@ -2,15 +2,16 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { DemoWorldIds, ForgeSim } from '@relay/forge-sim';
 import { buildCli, runBinary, startRelayStack } from './relay-stack.js';
 import type { BuiltCli, RelayStack } from './relay-stack.js';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
 /**
  * `relay native pr view` through the BUILT binary (tsdown into a directory of its own) against
  * relay-server and @relay/forge-sim on loopback: gh's non-TTY preview and `--json` of the PR
- * forge-sim holds, the rule 8 cache note and max-age=0, gh's error for a missing PR, and rule
- * 9's detail export.
+ * forge-sim holds, the rule 8 cache note and max-age=0, gh's error for a missing PR, a branch
+ * and the current branch found as gh's finder does (REST head lookup), and rule 9's detail
+ * export.
  */
 let cli: BuiltCli;
 
@@ -195,6 +196,78 @@ describe('relay native pr view (built binary) against relay-server and forge-sim
       code: 0,
       stdout: `{"number":${n},"title":"Add sprockets"}\n`,
       stderr: '',
+    });
+  }, 60_000);
+
+  it('a branch: gh’s preview of its PR, looked up by head through the relay (route pr_list)', async () => {
+    const n = String(ids.pullNumber);
+    const argv = ['native', 'pr', 'view', 'feature/sprockets', '-R', 'acme/widgets'];
+    const byBranch = await relay(argv, env, dir.path);
+    expect(byBranch).toMatchObject({ code: 0, stderr: '' });
+    expect(byBranch.stdout).toContain(`number:\t${n}\n`);
+    // The same bytes as by number (whose PR read is now a relay cache hit).
+    expect(await relay(['native', 'pr', 'view', n, '-R', 'acme/widgets'], env, dir.path)).toEqual({
+      code: 0,
+      stdout: byBranch.stdout,
+      stderr: HIT_NOTE,
+    });
+    // The lookup went through the relay: read again, it is a relay cache hit too.
+    expect(await relay(argv, env, dir.path)).toEqual({
+      code: 0,
+      stdout: byBranch.stdout,
+      stderr:
+        'relay: pr_list served from the relay cache (hit; the relay reports no refresh time — RELAY_FRESH=1 reads it fresh)\n',
+    });
+    // gh's finder keeps a merged PR when its head is not the default branch.
+    const merged = await relay(
+      ['native', 'pr', 'view', 'fix/typo', '-R', 'acme/widgets', '--json', 'number,state'],
+      env,
+      dir.path,
+    );
+    expect(merged).toEqual({
+      code: 0,
+      stdout: `{"number":${String(ids.mergedPullNumber)},"state":"MERGED"}\n`,
+      stderr: '',
+    });
+    expect(existsSync(join(dir.path, 'native-argv'))).toBe(false);
+  }, 60_000);
+
+  it('a branch with no PR, or another owner’s fork branch, prints gh’s not-found error (exit 1)', async () => {
+    for (const branch of ['no-such-branch', 'hubot:feature/sprockets']) {
+      expect(
+        await relay(['native', 'pr', 'view', branch, '-R', 'acme/widgets'], env, dir.path),
+      ).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `no pull requests found for branch "${branch}"\n`,
+      });
+    }
+  }, 60_000);
+
+  it('no argument: the current branch (tracking feature/sprockets under another local name)', async () => {
+    const work = join(dir.path, 'work');
+    mkdirSync(work);
+    for (const args of [
+      ['init', '-q'],
+      ['symbolic-ref', 'HEAD', 'refs/heads/my-sprockets'],
+      ['remote', 'add', 'origin', 'https://github.com/acme/widgets.git'],
+      ['config', 'branch.my-sprockets.remote', 'origin'],
+      ['config', 'branch.my-sprockets.merge', 'refs/heads/feature/sprockets'],
+    ]) {
+      expect(await run('git', args, work)).toBe(0);
+    }
+    const result = await relay(['native', 'pr', 'view', '--json', 'number,title'], env, work);
+    expect(result).toEqual({
+      code: 0,
+      stdout: `{"number":${String(ids.pullNumber)},"title":"Add sprockets"}\n`,
+      stderr: '',
+    });
+    // Untracked, the branch is looked up by its own name: no PR has that head.
+    expect(await run('git', ['config', '--unset', 'branch.my-sprockets.remote'], work)).toBe(0);
+    expect(await relay(['native', 'pr', 'view'], env, work)).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'no pull requests found for branch "my-sprockets"\n',
     });
   }, 60_000);
 
