@@ -34,6 +34,8 @@ export async function readListSearch(
   limit: number,
   envelopes: RelayEnvelope[],
 ): Promise<ListSearchResult> {
+  // One page only: gh pages on past 100 with GraphQL cursors, which REST's pages do not mirror.
+  if (limit > 100) return { kind: 'outcome', outcome: delegated('unsupported_flag') };
   const result = await port.read({
     path: '/search/issues',
     query: { q, per_page: String(limit) },
