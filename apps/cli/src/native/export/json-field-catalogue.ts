@@ -1,4 +1,9 @@
 import { compareBytes } from './go-json-encoder.js';
+import {
+  RUN_LIST_JSON_FIELDS,
+  RUN_VIEW_JSON_FIELDS,
+  WORKFLOW_LIST_JSON_FIELDS,
+} from './run-json-fields.js';
 
 /**
  * gh's `api.PullRequestFields` (cli/cli v2.60.0: `sharedIssuePRFields` then the pull request
@@ -196,6 +201,9 @@ export const JSON_FIELD_CATALOGUES = {
     'projects',
     'projectsV2',
   ],
+  'run list': RUN_LIST_JSON_FIELDS,
+  'run view': RUN_VIEW_JSON_FIELDS,
+  'workflow list': WORKFLOW_LIST_JSON_FIELDS,
 } as const satisfies Readonly<Record<string, readonly string[]>>;
 
 /** A command with a `--json` catalogue. */

@@ -1,0 +1,97 @@
+/**
+ * The flag tables of gh's Actions reads that `relay native` serves (`run list`, `run view`,
+ * `workflow list`, `workflow view`), read from cli/cli v2.60.0's `pkg/cmd/run/{list,view}`
+ * and `pkg/cmd/workflow/{list,view}`. `gh-command-table.ts` spreads them into its
+ * `SERVED_COMMAND_FLAGS`; this module imports only types from it (no import cycle at load).
+ */
+import type { GhCommandSpec, GhFlagSpec } from './gh-command-table.js';
+
+/** The Actions commands `relay native` serves. */
+export type ActionsCommandName = 'run list' | 'run view' | 'workflow list' | 'workflow view';
+
+const value = (name: string, short?: string): GhFlagSpec =>
+  short === undefined
+    ? { name, takesValue: true, repeatable: false }
+    : { name, short, takesValue: true, repeatable: false };
+const bool = (name: string, short?: string): GhFlagSpec =>
+  short === undefined
+    ? { name, takesValue: false, repeatable: false }
+    : { name, short, takesValue: false, repeatable: false };
+
+/** `--json fields` (a string slice), `-q/--jq`, `-t/--template` (gh's `AddJSONFlags`). */
+const ACTIONS_JSON_FLAGS: readonly GhFlagSpec[] = [
+  { name: 'json', takesValue: true, repeatable: true },
+  value('jq', 'q'),
+  value('template', 't'),
+];
+
+/**
+ * The run statuses and conclusions gh's `run list --status` accepts (`shared.AllStatuses`;
+ * a StringEnumFlag: case-insensitive check, the value sent as typed).
+ */
+export const RUN_LIST_STATUSES: readonly string[] = [
+  'queued',
+  'completed',
+  'in_progress',
+  'requested',
+  'waiting',
+  'action_required',
+  'cancelled',
+  'failure',
+  'neutral',
+  'skipped',
+  'stale',
+  'startup_failure',
+  'success',
+  'timed_out',
+];
+
+/** The flags and arity of the served Actions commands (`--help`, `-R` added by the parser). */
+export const ACTIONS_COMMAND_FLAGS: Readonly<Record<ActionsCommandName, GhCommandSpec>> = {
+  'run list': {
+    flags: [
+      value('limit', 'L'),
+      value('workflow', 'w'),
+      value('branch', 'b'),
+      value('user', 'u'),
+      value('event', 'e'),
+      value('created'),
+      value('commit', 'c'),
+      bool('all', 'a'),
+      value('status', 's'),
+      ...ACTIONS_JSON_FLAGS,
+    ],
+    minArgs: 0,
+    maxArgs: 0,
+    repoOverride: true,
+  },
+  'run view': {
+    flags: [
+      bool('verbose', 'v'),
+      bool('exit-status'),
+      value('job', 'j'),
+      bool('log'),
+      bool('log-failed'),
+      bool('web', 'w'),
+      value('attempt', 'a'),
+      ...ACTIONS_JSON_FLAGS,
+    ],
+    // gh's `run view` takes no argument when `--job` names the job (checked by the command).
+    minArgs: 0,
+    maxArgs: 1,
+    repoOverride: true,
+  },
+  'workflow list': {
+    flags: [value('limit', 'L'), bool('all', 'a'), ...ACTIONS_JSON_FLAGS],
+    minArgs: 0,
+    maxArgs: 0,
+    repoOverride: true,
+  },
+  'workflow view': {
+    flags: [bool('web', 'w'), bool('yaml', 'y'), value('ref', 'r')],
+    // Without an argument gh prompts, or (no terminal) prints a flag error: gh runs.
+    minArgs: 1,
+    maxArgs: 1,
+    repoOverride: true,
+  },
+};

@@ -1,0 +1,264 @@
+import type { FallbackReason, RelayEnvelope } from '@relay/protocol';
+import { findNextLink } from '../../gh-api-output.js';
+import type { GhRepository } from '../argv/repo-selector.js';
+import { sanitizeJson } from '../export/ascii-sanitizer.js';
+import type { CommandOutcome } from '../export/export-output.js';
+import { delegated, printed } from '../export/export-output.js';
+import { decodeRestRun, decodeRestWorkflow } from '../export/run-export.js';
+import type { GoRun, GoWorkflow, NamedRun } from '../export/run-export.js';
+import type { RelayPort } from '../relay-port.js';
+import { formatGhHttpErrorText } from './gh-http-error.js';
+import { cacheNoteOptions, formatCacheNote } from './relay-cache-note.js';
+
+/** The run routes whose cached answers the Actions commands note (SPEC.md client rule 8). */
+export const RUN_NOTED_ROUTES: readonly string[] = [
+  'run_list',
+  'run_view',
+  'run_jobs',
+  'workflow_run_list',
+];
+
+/**
+ * How a read step of an Actions command ended when it did not give its value:
+ * - `fallback` — the relay asked for a local run;
+ * - `unproved` — an answer this client cannot prove gh reads the same way (a forge error gh
+ *   words through paths not modelled, a body Go decodes differently, an integer beyond
+ *   ±(2^53−1), more pages than SPEC.md client rule 10 bounds): gh runs (for a `--json` run
+ *   export, client rule 9's `unsupported_run_export` under RELAY_NO_FALLBACK=1);
+ * - `error` — gh's own error text (exit 1).
+ */
+export type ReadStop =
+  | { readonly kind: 'fallback'; readonly reason: FallbackReason }
+  | { readonly kind: 'unproved' }
+  | { readonly kind: 'error'; readonly stderr: string };
+
+/** A read step's value, or why the command stops. */
+export type ReadStep<T> = { readonly kind: 'ok'; readonly value: T } | ReadStop;
+
+/** What an Actions command ends with: a {@link CommandOutcome}, or rule 9's run-export hand-off. */
+export type ActionsOutcome =
+  | CommandOutcome
+  /** A `--json` run export the relay cannot prove: gh runs (unsupported_run_export). */
+  | { readonly kind: 'run_export' };
+
+/** The unproved stop. */
+export const UNPROVED: ReadStop = { kind: 'unproved' };
+
+/**
+ * A stop as the command's outcome: an unproved `--json` run export is rule 9's hand-off, any
+ * other unproved shape runs gh.
+ *
+ * @param runExport - whether the command is a `--json` run export
+ */
+export function stopOutcome(stop: ReadStop, runExport: boolean): ActionsOutcome {
+  switch (stop.kind) {
+    case 'fallback':
+      return stop;
+    case 'error':
+      return printed('', stop.stderr, 1);
+    case 'unproved':
+      return runExport ? { kind: 'run_export' } : delegated('unsupported_shape');
+  }
+}
+
+/** A repository's REST path prefix (`/repos/OWNER/REPO`). */
+export function repoApiPath(repo: GhRepository): string {
+  return `/repos/${encodeURIComponent(repo.owner)}/${encodeURIComponent(repo.name)}`;
+}
+
+/** The API URL gh names in an error (`https://api.github.com/repos/OWNER/REPO/…`). */
+export function ghApiUrl(repo: GhRepository, rest: string): string {
+  return `https://api.github.com/repos/${repo.owner}/${repo.name}${rest}`;
+}
+
+/** The relay's answers an Actions command collects for rule 8's cache note. */
+export class EnvelopeLog {
+  readonly #envelopes: RelayEnvelope[] = [];
+
+  /** Records one answer. */
+  add(envelope: RelayEnvelope): void {
+    this.#envelopes.push(envelope);
+  }
+
+  /** Rule 8's note over the run routes read so far (`''` when none was cached). */
+  note(env: Readonly<Record<string, string | undefined>>): string {
+    return formatCacheNote(this.#envelopes, RUN_NOTED_ROUTES, cacheNoteOptions(env));
+  }
+}
+
+/** The JSON body of a 200 answer, sanitized as gh's client does; `undefined` otherwise. */
+export function okJsonBody(envelope: RelayEnvelope): unknown {
+  if (envelope.status !== 200 || envelope.body_encoding !== 'json') return undefined;
+  return sanitizeJson(envelope.body);
+}
+
+function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The filters of gh's `shared.FilterOptions` that `relay native` serves, as REST parameters. */
+export interface RunFilters {
+  readonly branch?: string;
+  readonly actor?: string;
+  readonly status?: string;
+  readonly event?: string;
+  readonly headSha?: string;
+}
+
+/** What {@link readRunsPage} reads. */
+export interface RunsPageRequest {
+  readonly repo: GhRepository;
+  /** Runs of this workflow (`/actions/workflows/{id}/runs`, route workflow_run_list). */
+  readonly workflowId?: number;
+  readonly filters: RunFilters;
+  /** gh's limit (1–100): `per_page`, and the run count that ends gh's paging. */
+  readonly limit: number;
+}
+
+/** The runs of one page with the payload's `total_count`. */
+export interface RunsPage {
+  readonly totalCount: number;
+  readonly runs: readonly GoRun[];
+}
+
+/**
+ * gh's `shared.GetRuns` read, one page (SPEC.md client rule 10's run bounds): `per_page` the
+ * limit, `exclude_pull_requests=true`, the filters. gh stops at a page holding `limit` runs or
+ * without a `next` link; a shorter page that has one would make gh read on: unproved.
+ */
+export async function readRunsPage(
+  port: RelayPort,
+  request: RunsPageRequest,
+  log: EnvelopeLog,
+): Promise<ReadStep<RunsPage>> {
+  const base = repoApiPath(request.repo);
+  const path =
+    request.workflowId === undefined
+      ? `${base}/actions/runs`
+      : `${base}/actions/workflows/${String(request.workflowId)}/runs`;
+  const { filters } = request;
+  const query: Record<string, string> = {
+    per_page: String(request.limit),
+    exclude_pull_requests: 'true',
+  };
+  if (filters.branch !== undefined) query.branch = filters.branch;
+  if (filters.actor !== undefined) query.actor = filters.actor;
+  if (filters.status !== undefined) query.status = filters.status;
+  if (filters.event !== undefined) query.event = filters.event;
+  if (filters.headSha !== undefined) query.head_sha = filters.headSha;
+  const result = await port.read({ path, query });
+  if (result.kind === 'fallback') return result;
+  log.add(result.envelope);
+  const body = okJsonBody(result.envelope);
+  if (!isRecord(body) || !Array.isArray(body.workflow_runs)) return UNPROVED;
+  const total = body.total_count;
+  if (typeof total !== 'number' || !Number.isSafeInteger(total)) return UNPROVED;
+  const runs: GoRun[] = [];
+  for (const item of body.workflow_runs as unknown[]) {
+    const run = decodeRestRun(item);
+    if (run === undefined) return UNPROVED;
+    runs.push(run);
+  }
+  if (runs.length !== request.limit && findNextLink(result.envelope.headers.link) !== undefined) {
+    return UNPROVED;
+  }
+  return { kind: 'ok', value: { totalCount: total, runs } };
+}
+
+/** What {@link readWorkflowPages} reads. */
+export interface WorkflowPagesRequest {
+  readonly repo: GhRepository;
+  /** gh's limit: the workflows to collect; 0 for all of them. */
+  readonly limit: number;
+  /** The most pages read; a further page gh would read makes the set unproved. */
+  readonly maxPages: number;
+}
+
+/**
+ * gh's `workflow/shared.GetWorkflows` (route workflow_list): `per_page` the limit (100 when
+ * 0 or above 100), `page=1, 2, …` until `limit` workflows or a page shorter than `per_page`
+ * (gh does not follow `Link`).
+ */
+export async function readWorkflowPages(
+  port: RelayPort,
+  request: WorkflowPagesRequest,
+): Promise<ReadStep<readonly GoWorkflow[]>> {
+  const { limit } = request;
+  const perPage = limit === 0 || limit > 100 ? 100 : limit;
+  const workflows: GoWorkflow[] = [];
+  for (let page = 1; ; page += 1) {
+    if (limit > 0 && workflows.length === limit) break;
+    if (page > request.maxPages) return UNPROVED;
+    const result = await port.read({
+      path: `${repoApiPath(request.repo)}/actions/workflows`,
+      query: { per_page: String(perPage), page: String(page) },
+    });
+    if (result.kind === 'fallback') return result;
+    const body = okJsonBody(result.envelope);
+    if (!isRecord(body)) return UNPROVED;
+    const items = body.workflows ?? [];
+    if (!Array.isArray(items)) return UNPROVED;
+    for (const item of items as unknown[]) {
+      const workflow = decodeRestWorkflow(item);
+      if (workflow === undefined) return UNPROVED;
+      if (limit === 0 || workflows.length < limit) workflows.push(workflow);
+    }
+    if (items.length < perPage) break;
+  }
+  return { kind: 'ok', value: workflows };
+}
+
+/**
+ * Reads one workflow by id or file name (gh's `getWorkflowByID`, route workflow_view). A 404
+ * is gh's REST error (exit 1, `prefix` before it); other failures are unproved.
+ *
+ * @param selector - a decimal id or a file name that needs no path escaping
+ */
+export async function readWorkflow(
+  port: RelayPort,
+  repo: GhRepository,
+  selector: string,
+  prefix = '',
+): Promise<ReadStep<GoWorkflow>> {
+  const rest = `/actions/workflows/${selector}`;
+  const result = await port.read({ path: `${repoApiPath(repo)}${rest}` });
+  if (result.kind === 'fallback') return result;
+  const { envelope } = result;
+  if (envelope.status === 404) {
+    const text = formatGhHttpErrorText(envelope, ghApiUrl(repo, rest));
+    return { kind: 'error', stderr: `${prefix}${text}\n` };
+  }
+  const workflow = decodeRestWorkflow(okJsonBody(envelope));
+  return workflow === undefined ? UNPROVED : { kind: 'ok', value: workflow };
+}
+
+/**
+ * gh's `preloadWorkflowNames`: every workflow of the repository (at most 10 pages of 100),
+ * then `/actions/workflows/{id}` once for each workflow id of a run that the list lacks (a
+ * deleted workflow). With one page of at most 100 runs: at most 111 reads with the runs page.
+ */
+export async function nameRuns(
+  port: RelayPort,
+  repo: GhRepository,
+  runs: readonly GoRun[],
+): Promise<ReadStep<readonly NamedRun[]>> {
+  if (runs.length === 0) return { kind: 'ok', value: [] };
+  const listed = await readWorkflowPages(port, { repo, limit: 0, maxPages: 10 });
+  if (listed.kind !== 'ok') return listed;
+  const names = new Map<number, string>();
+  for (const workflow of listed.value) names.set(workflow.id, workflow.name);
+  const named: NamedRun[] = [];
+  for (const run of runs) {
+    let name = names.get(run.workflowId);
+    if (name === undefined) {
+      const workflow = await readWorkflow(port, repo, String(run.workflowId));
+      // gh fails the whole list on a workflow it cannot read (`failed to get runs: …`).
+      if (workflow.kind === 'error') return UNPROVED;
+      if (workflow.kind !== 'ok') return workflow;
+      name = workflow.value.name;
+      names.set(run.workflowId, name);
+    }
+    named.push({ run, workflowName: name });
+  }
+  return { kind: 'ok', value: named };
+}

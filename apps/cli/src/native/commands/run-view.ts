@@ -1,0 +1,198 @@
+import { parseGoInt } from '../argv/go-int-option.js';
+import type { ServePlan } from '../argv/native-plan.js';
+import type { GhRepository } from '../argv/repo-selector.js';
+import { delegated, printed, writeExport } from '../export/export-output.js';
+import type { JqRunner } from '../export/export-output.js';
+import { exportFields } from '../export/json-export-writer.js';
+import { formatJsonFieldError, selectJsonFields } from '../export/json-field-catalogue.js';
+import { decodeRestJob, decodeRestRun, runFieldValue } from '../export/run-export.js';
+import type { GoJob, GoRun } from '../export/run-export.js';
+import type { RelayPort } from '../relay-port.js';
+import { formatGhHttpErrorText } from './gh-http-error.js';
+import { finishActionsOutcome } from './run-outcome.js';
+import {
+  EnvelopeLog,
+  UNPROVED,
+  ghApiUrl,
+  okJsonBody,
+  readWorkflow,
+  repoApiPath,
+  stopOutcome,
+} from './run-reads.js';
+import type { ActionsOutcome, ReadStep } from './run-reads.js';
+import type { ServedCommand } from './served-command.js';
+
+/** What `run view` reads besides the port. */
+export interface RunViewOptions {
+  readonly jq: JqRunner;
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/** Run ids the relay reads as gh sends them: canonical decimal, exact in JavaScript. */
+const RUN_ID = /^[1-9]\d{0,15}$/;
+
+function isOn(flags: ServePlan['flags'], name: string): boolean {
+  return flags[name]?.at(-1) === 'true';
+}
+
+/**
+ * `--attempt` as pflag's `Uint64Var` reads it (Go `strconv.ParseUint(s, 0, 64)`, client rule
+ * 12): `0` is no attempt; another number needs `/attempts/N` (no relay route); not an
+ * unsigned integer is gh's flag error.
+ */
+function checkAttempt(flags: ServePlan['flags']): ActionsOutcome | undefined {
+  const raw = flags.attempt?.at(-1);
+  if (raw === undefined) return undefined;
+  const value = /^[+-]/.test(raw) ? undefined : parseGoInt(raw);
+  if (value === undefined) return delegated('invalid_usage');
+  return value === 0n ? undefined : delegated('unsupported_flag');
+}
+
+/**
+ * The run (gh's `shared.GetRun`, route run_view): a 404 is gh's
+ * `failed to get run: HTTP 404: …` (exit 1).
+ */
+async function readRun(
+  port: RelayPort,
+  repo: GhRepository,
+  id: string,
+  log: EnvelopeLog,
+): Promise<ReadStep<GoRun>> {
+  const rest = `/actions/runs/${id}`;
+  const result = await port.read({
+    path: `${repoApiPath(repo)}${rest}`,
+    query: { exclude_pull_requests: 'true' },
+  });
+  if (result.kind === 'fallback') return result;
+  const { envelope } = result;
+  log.add(envelope);
+  if (envelope.status === 404) {
+    const url = ghApiUrl(repo, `${rest}?exclude_pull_requests=true`);
+    return {
+      kind: 'error',
+      stderr: `failed to get run: ${formatGhHttpErrorText(envelope, url)}\n`,
+    };
+  }
+  const run = decodeRestRun(okJsonBody(envelope));
+  return run === undefined || String(run.id) !== id ? UNPROVED : { kind: 'ok', value: run };
+}
+
+/**
+ * The run's jobs (gh's `shared.GetJobs`, route run_jobs): gh reads the run's `jobs_url` with
+ * `per_page=100` and follows `Link`; the relay reads one page and serves it only when it
+ * holds every job (`total_count` equal to the page, no next page: SPEC.md client rule 10).
+ */
+async function readJobs(
+  port: RelayPort,
+  repo: GhRepository,
+  run: GoRun,
+  log: EnvelopeLog,
+): Promise<ReadStep<readonly GoJob[]>> {
+  const path = `${repoApiPath(repo)}/actions/runs/${String(run.id)}/jobs`;
+  if (!jobsUrlNames(run.jobsUrl, path)) return UNPROVED;
+  const result = await port.read({ path, query: { per_page: '100' } });
+  if (result.kind === 'fallback') return result;
+  log.add(result.envelope);
+  const body = okJsonBody(result.envelope);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return UNPROVED;
+  const { total_count: total, jobs: items } = body as Record<string, unknown>;
+  if (!Array.isArray(items) || total !== items.length || items.length > 100) return UNPROVED;
+  const jobs: GoJob[] = [];
+  for (const item of items as unknown[]) {
+    const job = decodeRestJob(item);
+    if (job === undefined) return UNPROVED;
+    jobs.push(job);
+  }
+  return { kind: 'ok', value: jobs };
+}
+
+/** Whether the run's `jobs_url` is the jobs path of the same run and repository. */
+function jobsUrlNames(jobsUrl: string, path: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(jobsUrl);
+  } catch {
+    return false;
+  }
+  return url.search === '' && url.pathname.toLowerCase() === path.toLowerCase();
+}
+
+/**
+ * `gh run view <run-id> --json fields [--jq expr]` through the relay (cli/cli v2.60.0
+ * `runView` with an exporter, stdout not a terminal): the run (route run_view, with
+ * `exclude_pull_requests=true`), the workflow for `workflowName` (route workflow_view), the
+ * jobs for `jobs` (route run_jobs, one page holding them all) — 1, 2 or 3 reads (SPEC.md
+ * client rule 10). `--exit-status` and `--verbose` do not change an export (gh returns after
+ * writing it). A missing run is gh's `failed to get run: HTTP 404: …` (exit 1).
+ *
+ * gh runs instead for: the human summary (its title's PR number comes from a GraphQL
+ * `pullRequests(headRefName:)` lookup across every head repository that REST cannot
+ * reproduce; REST's run `pull_requests` lists only open same-repository PRs), `--log` and
+ * `--log-failed` (gh prints per-step lines of the run's log zip, which no relay route
+ * serves), `--job`, `--attempt` above 0, `--web`, no run id; an unproved export (an integer
+ * beyond ±(2^53−1), more than 100 jobs, a body Go decodes differently) is client rule 9's
+ * `unsupported_run_export`.
+ */
+export async function runRunView(
+  port: RelayPort,
+  plan: Pick<ServePlan, 'args' | 'flags' | 'repo'>,
+  options: RunViewOptions,
+): Promise<ActionsOutcome> {
+  const { flags } = plan;
+  const selection = selectJsonFields('run view', flags);
+  if (!selection.ok) {
+    if (selection.error.code === 'invalid_csv') return delegated('invalid_usage');
+    return printed('', formatJsonFieldError(selection.error), 1);
+  }
+  const attempt = checkAttempt(flags);
+  if (attempt !== undefined) return attempt;
+  const [id] = plan.args;
+  const job = flags.job?.at(-1);
+  if (job !== undefined && job !== '') return delegated('unsupported_flag');
+  if (id === undefined) return delegated('invalid_usage');
+  if (isOn(flags, 'log') || isOn(flags, 'log-failed')) return delegated('unsupported_flag');
+  const selected = selection.value;
+  if (selected.kind === 'human') return delegated('unsupported_shape');
+  if (!RUN_ID.test(id) || !Number.isSafeInteger(Number(id))) return { kind: 'run_export' };
+  const repo = plan.repo?.repo;
+  if (repo === undefined) return delegated('unsupported_shape');
+  const log = new EnvelopeLog();
+
+  const run = await readRun(port, repo, id, log);
+  if (run.kind !== 'ok') return stopOutcome(run, true);
+  let workflowName = '';
+  if (selected.fields.includes('workflowName')) {
+    const workflow = await readWorkflow(port, repo, String(run.value.workflowId));
+    // gh's GetRun fails on a workflow it cannot read: its wording is not modelled.
+    if (workflow.kind === 'error') return { kind: 'run_export' };
+    if (workflow.kind !== 'ok') return stopOutcome(workflow, true);
+    workflowName = workflow.value.name;
+  }
+  let jobs: readonly GoJob[] = [];
+  if (selected.fields.includes('jobs')) {
+    const read = await readJobs(port, repo, run.value, log);
+    if (read.kind !== 'ok') return stopOutcome(read, true);
+    jobs = read.value;
+  }
+  const data = exportFields({ run: run.value, workflowName }, selected.fields, (named, field) =>
+    runFieldValue(named, field, jobs),
+  );
+  const outcome = await writeExport(data, selected.jq, options.jq);
+  const note = log.note(options.env);
+  return outcome.kind === 'done' ? { ...outcome, stderr: `${note}${outcome.stderr}` } : outcome;
+}
+
+/** `gh run view` (SPEC.md `relay native` row; README "run view"). */
+export const RUN_VIEW_COMMAND: ServedCommand = {
+  async run(deps, output, plan, argv) {
+    const [{ createSessionRelayPort }, { createJqRunner }] = await Promise.all([
+      import('../relay-port.js'),
+      import('./served-outcome.js'),
+    ]);
+    const outcome = await runRunView(createSessionRelayPort(deps), plan, {
+      jq: createJqRunner(deps),
+      env: deps.env,
+    });
+    return finishActionsOutcome(deps, output, argv, outcome);
+  },
+};
