@@ -4,6 +4,9 @@
  * in {@link SERVED_COMMAND_FLAGS} is never served: it runs the native gh.
  */
 
+import { ACTIONS_COMMAND_FLAGS } from './gh-command-table-actions.js';
+import type { ActionsCommandName } from './gh-command-table-actions.js';
+
 /** One flag of a gh command, as pflag declares it. */
 export interface GhFlagSpec {
   /** The long name without dashes (`repo`). */
@@ -27,7 +30,8 @@ export type ServedCommandName =
   | 'repo view'
   | 'release list'
   | 'release view'
-  | 'label list';
+  | 'label list'
+  | ActionsCommandName;
 
 /** The shape of a served command: its flags and how many positional arguments gh accepts. */
 export interface GhCommandSpec {
@@ -180,6 +184,7 @@ export const SERVED_COMMAND_FLAGS: Readonly<Record<ServedCommandName, GhCommandS
     maxArgs: 0,
     repoOverride: true,
   },
+  ...ACTIONS_COMMAND_FLAGS,
 };
 
 /** What gh has under one command group: its read verbs, its write verbs, its sub-groups. */

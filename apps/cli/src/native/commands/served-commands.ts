@@ -16,5 +16,9 @@ export const SERVED_COMMANDS: Readonly<Partial<Record<ServedCommandName, ServedC
   'pr view': async () => (await import('./pr-view.js')).PR_VIEW_COMMAND,
   'release list': async () => (await import('./release-list.js')).RELEASE_LIST_COMMAND,
   'repo view': async () => (await import('./repo-view.js')).REPO_VIEW_COMMAND,
+  'run list': async () => (await import('./run-list.js')).RUN_LIST_COMMAND,
+  'run view': async () => (await import('./run-view.js')).RUN_VIEW_COMMAND,
+  'workflow list': async () => (await import('./workflow-list.js')).WORKFLOW_LIST_COMMAND,
+  'workflow view': async () => (await import('./workflow-view.js')).WORKFLOW_VIEW_COMMAND,
   'release view': async () => (await import('./release-view.js')).RELEASE_VIEW_COMMAND,
 };
