@@ -1,0 +1,272 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ForgeSim } from '@relay/forge-sim';
+import { buildCli, runBinary, startRelayStack } from './relay-stack.js';
+import type { BuiltCli, RelayStack } from './relay-stack.js';
+
+/**
+ * `relay native run list`, `run view --json`, `workflow list` and `workflow view` end to end:
+ * the BUILT binary against relay-server and @relay/forge-sim on loopback (routes run_list,
+ * run_view, run_jobs, workflow_list, workflow_view, workflow_run_list), compared with what
+ * forge-sim answers directly.
+ */
+let cli: BuiltCli;
+const relay = async (args: readonly string[], env: Record<string, string>) => {
+  const { stdoutBytes: _bytes, ...text } = await runBinary(cli.bin, args, env);
+  return text;
+};
+
+beforeAll(async () => {
+  cli = await buildCli('relay-native-run-cli');
+}, 120_000);
+afterAll(() => {
+  cli.remove();
+});
+
+interface RestRun {
+  id: number;
+  status: string;
+  conclusion: string | null;
+  display_title: string;
+  head_branch: string;
+  event: string;
+  run_started_at: string;
+  workflow_id: number;
+  run_number: number;
+}
+interface RestJob {
+  id: number;
+  name: string;
+  status: string;
+  conclusion: string | null;
+  started_at: string;
+  completed_at: string | null;
+  html_url: string;
+  steps: { name: string; number: number; status: string; conclusion: string | null }[];
+}
+
+describe('relay native run and workflow reads through relay-server and the simulated forge', () => {
+  let stack: RelayStack;
+  let sim: ForgeSim;
+  let env: Record<string, string>;
+  let slowRunId = 0;
+
+  beforeEach(async () => {
+    stack = await startRelayStack({
+      bin: cli.bin,
+      env: () => ({ RELAY_NO_FALLBACK: '1' }),
+      seed: (forge, clock) => {
+        // A run of a second workflow that took 4m34s and failed.
+        const { run } = forge.world.addRun({
+          owner: 'acme',
+          repo: 'widgets',
+          workflow: 'Nightly',
+          status: 'in_progress',
+          event: 'schedule',
+          jobs: [{ name: 'slow', steps: ['Set up job', 'Soak'] }],
+        });
+        clock.advance(274_000);
+        forge.world.completeRun('acme', 'widgets', run.id, 'failure');
+        slowRunId = run.id;
+      },
+    });
+    ({ sim, env } = stack);
+  });
+  afterEach(async () => {
+    await stack.close();
+  });
+
+  const direct = async <T>(path: string): Promise<T> =>
+    (await (await fetch(`${sim.urls.api}${path}`)).json()) as T;
+
+  it('run list: gh’s table with workflow names and --json, newest first', async () => {
+    const { workflow_runs: runs } = await direct<{ workflow_runs: RestRun[] }>(
+      '/repos/acme/widgets/actions/runs?per_page=20',
+    );
+    const { workflows } = await direct<{ workflows: { id: number; name: string }[] }>(
+      '/repos/acme/widgets/actions/workflows',
+    );
+    const names = new Map(workflows.map((w) => [w.id, w.name]));
+    expect(runs.length).toBeGreaterThanOrEqual(2);
+    const row = (run: RestRun) =>
+      [
+        run.status,
+        run.conclusion ?? '',
+        run.display_title,
+        names.get(run.workflow_id),
+        run.head_branch,
+        run.event,
+        String(run.id),
+        run.id === slowRunId ? '4m34s' : '0s',
+        run.run_started_at,
+      ].join('\t') + '\n';
+
+    const table = await relay(['native', 'run', 'list', '-R', 'acme/widgets'], env);
+    expect(table).toEqual({ code: 0, stdout: runs.map(row).join(''), stderr: '' });
+
+    const json = await relay(
+      [
+        'native',
+        'run',
+        'list',
+        '-R',
+        'acme/widgets',
+        '-L',
+        '1',
+        '--json',
+        'databaseId,workflowName,conclusion',
+      ],
+      env,
+    );
+    const [first] = runs;
+    expect(json).toEqual({
+      code: 0,
+      stdout: `[{"conclusion":"${first?.conclusion ?? ''}","databaseId":${String(first?.id)},"workflowName":"${names.get(first?.workflow_id ?? 0) ?? ''}"}]\n`,
+      stderr: '',
+    });
+
+    const filtered = await relay(
+      [
+        'native',
+        'run',
+        'list',
+        '-R',
+        'acme/widgets',
+        '--workflow',
+        'nightly',
+        '--json',
+        'databaseId',
+        '--jq',
+        '.[].databaseId',
+      ],
+      env,
+    );
+    expect(filtered).toEqual({ code: 0, stdout: `${String(slowRunId)}\n`, stderr: '' });
+
+    const none = await relay(
+      ['native', 'run', 'list', '-R', 'acme/widgets', '--branch', 'no-such-branch'],
+      env,
+    );
+    expect(none).toEqual({ code: 0, stdout: '', stderr: '' });
+  }, 60_000);
+
+  it('run view --json: the run, its workflow name and every job; a missing run is gh’s 404', async () => {
+    const jobs = await direct<{ jobs: RestJob[] }>(
+      `/repos/acme/widgets/actions/runs/${String(slowRunId)}/jobs`,
+    );
+    const view = await relay(
+      [
+        'native',
+        'run',
+        'view',
+        String(slowRunId),
+        '-R',
+        'acme/widgets',
+        '--json',
+        'jobs,workflowName,conclusion,databaseId',
+      ],
+      env,
+    );
+    const exported = jobs.jobs.map((job) => ({
+      completedAt: job.completed_at,
+      conclusion: job.conclusion,
+      databaseId: job.id,
+      name: job.name,
+      startedAt: job.started_at,
+      status: job.status,
+      steps: job.steps.map((step) => ({
+        completedAt: job.completed_at,
+        // Go decodes a null conclusion as "" (forge-sim leaves the steps' unset).
+        conclusion: step.conclusion ?? '',
+        name: step.name,
+        number: step.number,
+        startedAt: job.started_at,
+        status: step.status,
+      })),
+      url: job.html_url,
+    }));
+    expect(view).toEqual({
+      code: 0,
+      stdout: `${JSON.stringify({ conclusion: 'failure', databaseId: slowRunId, jobs: exported, workflowName: 'Nightly' })}\n`,
+      stderr: '',
+    });
+
+    const missing = await relay(
+      ['native', 'run', 'view', '1', '-R', 'acme/widgets', '--json', 'status'],
+      env,
+    );
+    expect(missing.code).toBe(1);
+    expect(missing.stdout).toBe('');
+    expect(missing.stderr).toBe(
+      'failed to get run: HTTP 404: Not Found (https://api.github.com/repos/acme/widgets/actions/runs/1?exclude_pull_requests=true)\n',
+    );
+  }, 60_000);
+
+  it('run view with more than 100 jobs is client rule 9’s unsupported_run_export; the summary runs gh', async () => {
+    const { run } = sim.world.addRun({
+      owner: 'acme',
+      repo: 'widgets',
+      workflow: 'Matrix',
+      jobs: Array.from({ length: 101 }, (_, i) => ({ name: `shard ${String(i)}` })),
+    });
+    const big = await relay(
+      ['native', 'run', 'view', String(run.id), '-R', 'acme/widgets', '--json', 'jobs'],
+      env,
+    );
+    expect(big.code).toBe(1);
+    expect(big.stdout).toBe('');
+    expect(big.stderr).toContain('(unsupported_run_export)');
+
+    const human = await relay(['native', 'run', 'view', String(run.id), '-R', 'acme/widgets'], env);
+    expect(human.code).toBe(1);
+    expect(human.stderr).toContain('fallback_local, reason unsupported_shape');
+  }, 60_000);
+
+  it('workflow list and workflow view: gh’s non-TTY bytes', async () => {
+    const { workflows } = await direct<{
+      workflows: { id: number; name: string; path: string; state: string }[];
+    }>('/repos/acme/widgets/actions/workflows');
+    const ci = workflows.find((w) => w.name === 'CI');
+    const nightly = workflows.find((w) => w.name === 'Nightly');
+    expect(ci).toBeDefined();
+    const list = await relay(['native', 'workflow', 'list', '-R', 'acme/widgets'], env);
+    expect(list).toEqual({
+      code: 0,
+      stdout: workflows.map((w) => `${w.name}\t${w.state}\t${String(w.id)}\n`).join(''),
+      stderr: '',
+    });
+    const json = await relay(
+      ['native', 'workflow', 'list', '-R', 'acme/widgets', '--json', 'name,path'],
+      env,
+    );
+    expect(json.stdout).toBe(
+      `${JSON.stringify(workflows.map((w) => ({ name: w.name, path: w.path })))}\n`,
+    );
+
+    const { workflow_runs: runs } = await direct<{ workflow_runs: RestRun[] }>(
+      `/repos/acme/widgets/actions/workflows/${String(nightly?.id)}/runs`,
+    );
+    const view = await relay(['native', 'workflow', 'view', 'Nightly', '-R', 'acme/widgets'], env);
+    const file = nightly?.path.split('/').at(-1) ?? '';
+    expect(view).toEqual({
+      code: 0,
+      stdout:
+        `Nightly - ${file}\nID: ${String(nightly?.id)}\n\nTotal runs ${String(runs.length)}\nRecent runs\n` +
+        runs
+          .map(
+            (run) =>
+              `completed\tfailure\t${run.display_title}\tNightly\t${run.head_branch}\tschedule\t4m34s\t${String(run.id)}\n`,
+          )
+          .join('') +
+        `\nTo see more runs for this workflow, try: gh run list --workflow ${file}\n` +
+        `To see the YAML for this workflow, try: gh workflow view ${file} --yaml\n`,
+      stderr: '',
+    });
+
+    const missing = await relay(['native', 'workflow', 'view', 'nope', '-R', 'acme/widgets'], env);
+    expect(missing).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'could not find any workflows named nope\n',
+    });
+  }, 60_000);
+});
