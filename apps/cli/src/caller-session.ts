@@ -36,8 +36,30 @@ export async function loadCallerSession(
   return { saved: saved.value, auth: auth.value };
 }
 
-/** POST /v1/forge/request with the session's token. */
-export function postForgeRequest(
+/**
+ * POST /v1/forge/request with the session's token, for `relay native`: every request first
+ * passes the outbound string guard (SPEC.md client rule 15) — a fresh policy from the pool's
+ * string-rewrites endpoint, merged with the local rules file, and the request's path, query and
+ * header values checked against it — so each relay request costs one more GET.
+ *
+ * @throws CliError `string_rewrite_policy_failure`, `string_rewrite_blocked` (nothing is sent)
+ */
+export async function postForgeRequest(
+  deps: CliDependencies,
+  auth: CallerAuth,
+  request: RelayRequestInput,
+): Promise<RelayReply> {
+  const { guardRelayRequest } = await import('./native/delegate/outbound-guard.js');
+  await guardRelayRequest(deps, auth, request);
+  return postUnguardedForgeRequest(deps, auth, request);
+}
+
+/**
+ * POST /v1/forge/request with the session's token and no client-side policy fetch: only for
+ * `relay request`, the debug wrapper that prints the relay's own answer (the relay checks every
+ * request against the policy itself).
+ */
+export function postUnguardedForgeRequest(
   deps: CliDependencies,
   auth: CallerAuth,
   request: RelayRequestInput,

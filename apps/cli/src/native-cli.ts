@@ -47,11 +47,26 @@ export function nativeEnv(env: CliEnv): CliEnv {
 
 /**
  * Runs the native CLI with the original arguments and inherited stdio, with the user's own
- * credentials, and resolves its exit code (client rules 5 and 7).
+ * credentials, and resolves its exit code (client rules 5 and 7). The final native dispatch:
+ * a protected invocation first passes the outbound string guard (client rule 15).
  *
- * @throws CliError `native_cli_missing` when it cannot be found or started
+ * @throws CliError `native_cli_missing` when it cannot be found or started;
+ *   `string_rewrite_policy_failure`, `string_rewrite_blocked` from the guard (gh does not run)
  */
 export async function runNativeCli(
+  deps: CliDependencies,
+  argv: readonly string[],
+): Promise<number> {
+  const { guardNativeDispatch } = await import('./native/delegate/outbound-guard.js');
+  await guardNativeDispatch(deps, argv);
+  return runUnguardedNativeCli(deps, argv);
+}
+
+/**
+ * {@link runNativeCli} without the guard: only for a caller that has just guarded this same
+ * argv itself (`delegateToNative`, which guards before printing its notice).
+ */
+export async function runUnguardedNativeCli(
   deps: CliDependencies,
   argv: readonly string[],
 ): Promise<number> {

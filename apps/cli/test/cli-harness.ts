@@ -25,10 +25,21 @@ export interface StubAnswer {
   readonly headers?: Record<string, string>;
 }
 
+/** The pool string-rewrites endpoint, which the stub answers itself. */
+const POLICY_PATH = /^\/v1\/pools\/[^/?]+\/string-rewrites$/;
+const EMPTY_POLICY = {
+  schema_version: 1,
+  revision: 1,
+  updated_at: '2030-01-01T00:00:00.000Z',
+  rules: [],
+};
+
 /** A node:http stub of the relay's documented contract on 127.0.0.1:0. */
 export interface StubRelay {
   readonly url: string;
   readonly requests: StubRequest[];
+  /** GET /v1/pools/:pool/string-rewrites requests, answered with an empty policy. */
+  readonly policyRequests: StubRequest[];
   close(): Promise<void>;
 }
 
@@ -37,6 +48,7 @@ export async function startStubRelay(
   answer: (request: StubRequest, index: number) => StubAnswer,
 ): Promise<StubRelay> {
   const requests: StubRequest[] = [];
+  const policyRequests: StubRequest[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -49,6 +61,15 @@ export async function startStubRelay(
         // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- parsed test bodies are inspected freely
         json: text === '' ? undefined : JSON.parse(text),
       };
+      // The outbound string guard (client rule 15) reads the pool's policy before every
+      // `relay native` relay request and native dispatch: an empty policy, kept out of
+      // `requests` so that each test sees only its relay traffic.
+      if (request.method === 'GET' && POLICY_PATH.test(request.url)) {
+        policyRequests.push(request);
+        res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+        res.end(JSON.stringify(EMPTY_POLICY));
+        return;
+      }
       requests.push(request);
       const reply = answer(request, requests.length - 1);
       res.writeHead(reply.status, {
@@ -64,6 +85,7 @@ export async function startStubRelay(
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    policyRequests,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => {

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTempDir } from './cli-harness.js';
+import { createTempDir, startStubRelay } from './cli-harness.js';
+import type { StubRelay } from './cli-harness.js';
 
 /**
  * `relay native <gh argv>` through the BUILT binary (tsdown into a directory of its own, so
@@ -92,6 +93,18 @@ afterAll(() => {
   rmSync(outDir, { recursive: true, force: true });
 });
 
+/**
+ * A relay login (explicit token) whose pool has an empty string-rewrite policy: every protected
+ * native dispatch fetches it first (client rule 15).
+ */
+let stub: StubRelay;
+beforeAll(async () => {
+  stub = await startStubRelay(() => ({ status: 500, json: {} }));
+});
+afterAll(async () => {
+  await stub.close();
+});
+
 describe('relay native <gh argv> (built binary): delegation to the native gh', () => {
   let dir: ReturnType<typeof createTempDir>;
   let env: Record<string, string>;
@@ -102,6 +115,9 @@ describe('relay native <gh argv> (built binary): delegation to the native gh', (
       RELAY_CONFIG_DIR: join(dir.path, 'config'),
       RELAY_NATIVE_CLI: writeFakeGh(dir.path),
       FAKE_GH_EXIT: '42',
+      RELAY_URL: stub.url,
+      RELAY_TOKEN: 'rly_test-token',
+      RELAY_POOL: 'team',
     };
   });
   afterEach(() => {

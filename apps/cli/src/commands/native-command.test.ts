@@ -1,13 +1,28 @@
-import { describe, expect, it } from 'vitest';
-import { createFakeDependencies, runCli } from '../../test/cli-harness.js';
-import type { FakeOptions } from '../../test/cli-harness.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFakeDependencies, runCli, startStubRelay } from '../../test/cli-harness.js';
+import type { FakeOptions, StubRelay } from '../../test/cli-harness.js';
 
 const NATIVE = '/opt/gh/bin/gh';
 const REMOTES = 'remote.origin.url git@github.com:acme/widgets.git\n';
 
+/** A relay login (explicit token) whose pool has an empty string-rewrite policy (rule 15). */
+let relay: StubRelay;
+beforeAll(async () => {
+  relay = await startStubRelay(() => ({ status: 500, json: {} }));
+});
+afterAll(async () => {
+  await relay.close();
+});
+
 function fake(env: Record<string, string> = {}, options: FakeOptions = {}) {
   return createFakeDependencies({
-    env: { RELAY_CONFIG_DIR: '/nonexistent-config', ...env },
+    env: {
+      RELAY_CONFIG_DIR: '/nonexistent-config',
+      RELAY_URL: relay.url,
+      RELAY_TOKEN: 'rly_test-token',
+      RELAY_POOL: 'team',
+      ...env,
+    },
     executables: { gh: NATIVE },
     nativeExitCode: 5,
     runProcess: () =>

@@ -39,7 +39,7 @@ export class RequestCommand extends RelayCommand {
 
   override async run(deps: CliDependencies): Promise<number> {
     const { buildDebugRequest } = await import('../debug-request.js');
-    const { loadCallerSession, postForgeRequest } = await import('../caller-session.js');
+    const { loadCallerSession, postUnguardedForgeRequest } = await import('../caller-session.js');
     const { toReplyError } = await import('../relay-http.js');
     const session = await loadCallerSession(deps, {
       pool: this.pool,
@@ -53,7 +53,7 @@ export class RequestCommand extends RelayCommand {
       header: this.header,
       routeHint: this.routeHint,
     });
-    const reply = await postForgeRequest(deps, session.auth, request);
+    const reply = await postUnguardedForgeRequest(deps, session.auth, request);
     if (reply.kind !== 'ok') throw toReplyError(reply);
     this.context.stdout.write(`${JSON.stringify(reply.json, null, 2)}\n`);
     return 0;
