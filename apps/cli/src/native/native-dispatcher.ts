@@ -36,8 +36,9 @@ export async function planFromEnvironment(
 
 /**
  * Runs `relay native <gh argv>`: one plan ({@link planNativeInvocation}); a served plan runs
- * its command module from {@link SERVED_COMMANDS}, any other (and a served shape without a
- * module yet: `not_yet_served`) runs the native gh with the same argv.
+ * its command module from {@link SERVED_COMMANDS}; gh's own flag or argument error (a `fail`
+ * plan) is printed on stderr with gh's exit code, running nothing; any other plan (and a
+ * served shape without a module yet: `not_yet_served`) runs the native gh with the same argv.
  *
  * @returns the exit code (the native gh's own after a delegation)
  * @throws CliError for failures that end the command (RELAY_NO_FALLBACK=1, a missing gh, …)
@@ -49,6 +50,10 @@ export async function dispatchNative(
 ): Promise<number> {
   const plan = await planFromEnvironment(deps, argv);
   if (plan.kind === 'delegate') return delegateToNative(deps, output.stderr, argv, plan.reason);
+  if (plan.kind === 'fail') {
+    output.stderr.write(plan.stderr);
+    return plan.exitCode;
+  }
   const load = SERVED_COMMANDS[plan.command];
   if (load === undefined) return delegateToNative(deps, output.stderr, argv, 'not_yet_served');
   const command = await load();

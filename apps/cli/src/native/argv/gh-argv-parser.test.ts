@@ -68,11 +68,86 @@ describe('parseGhArgv: pflag syntax', () => {
     ['an unknown shorthand inside a group', ['-dz'], { code: 'unknown_flag', flag: '-z' }],
     ['bad flag syntax', ['--=x'], { code: 'unknown_flag', flag: '--=x' }],
     ['a negative number is a shorthand to gh', ['-1'], { code: 'unknown_flag', flag: '-1' }],
-    ['a value flag at the end', ['--limit'], { code: 'missing_value', flag: '--limit' }],
-    ['a short value flag at the end', ['-d', '-L'], { code: 'missing_value', flag: '-L' }],
-    ['a bad boolean', ['--web=maybe'], { code: 'invalid_boolean', flag: '--web', value: 'maybe' }],
-  ])('rejects %s as gh does', (_name, tokens, error) => {
+    ['-h (the help; nothing after it is read)', ['-dh', '--limit'], { code: 'help' }],
+  ])('stops at %s as gh does', (_name, tokens, error) => {
     expect(parseGhArgv(tokens, PR_LIST)).toEqual({ ok: false, error });
+  });
+
+  it.each<[string, string[], string, Record<string, unknown>]>([
+    ['a value flag at the end', ['--limit'], 'limit', { code: 'missing_value', form: 'long' }],
+    [
+      'a short value flag at the end',
+      ['-d', '-L'],
+      'limit',
+      { code: 'missing_value', form: 'short' },
+    ],
+    ['one ending a group', ['-dL'], 'limit', { code: 'missing_value', form: 'short' }],
+    [
+      'a bad boolean',
+      ['--web=maybe'],
+      'web',
+      { code: 'invalid_value', value: 'maybe', cause: 'bool_syntax' },
+    ],
+    [
+      'a bad nil-boolean',
+      ['-d=yes'],
+      'draft',
+      { code: 'invalid_value', value: 'yes', cause: 'bool_syntax' },
+    ],
+    [
+      'a bad integer',
+      ['-L', 'ten'],
+      'limit',
+      { code: 'invalid_value', value: 'ten', cause: 'int_syntax' },
+    ],
+    [
+      'an integer beyond 64 bits',
+      ['--limit=9223372036854775808'],
+      'limit',
+      { code: 'invalid_value', value: '9223372036854775808', cause: 'int_range' },
+    ],
+    [
+      'an enum value gh does not list',
+      ['-s', 'draft'],
+      'state',
+      { code: 'invalid_value', value: 'draft', cause: 'enum' },
+    ],
+    [
+      'an enum value with non-ASCII text',
+      ['-s', 'cloſed'],
+      'state',
+      { code: 'unmodelled_value', value: 'cloſed' },
+    ],
+    [
+      'a label Go’s CSV reader refuses',
+      ['-l', 'a"b'],
+      'label',
+      { code: 'unmodelled_value', value: 'a"b' },
+    ],
+    [
+      'the first problem, left to right',
+      ['-s', 'x', '-L', 'y'],
+      'state',
+      { code: 'invalid_value', value: 'x', cause: 'enum' },
+    ],
+  ])('rejects %s as pflag does', (_name, tokens, flagName, error) => {
+    const parsed = parseGhArgv(tokens, PR_LIST);
+    expect(parsed).toMatchObject({ ok: false, error: { ...error, flag: { name: flagName } } });
+  });
+
+  it.each([
+    [
+      'an enum in another case (gh compares case-insensitively, keeps the text)',
+      ['-s', 'OPEN'],
+      { state: ['OPEN'] },
+    ],
+    ['Go integer syntax with underscores', ['-L', '1_0'], { limit: ['1_0'] }],
+    ['an empty --json (no fields, no error)', ['--json='], { json: [''] }],
+  ])('accepts %s', (_name, tokens, flags) => {
+    expect(parseGhArgv(tokens, PR_LIST)).toEqual({
+      ok: true,
+      value: { args: [], flags, terminated: false },
+    });
   });
 
   it('never throws on any argv', () => {
@@ -104,7 +179,9 @@ describe('parseGhArgv: pflag syntax', () => {
     const unit = fc.oneof(
       fc.constant(['-d']),
       fc.constant(['--web']),
-      fc.tuple(fc.constantFrom('-L', '--limit', '-R', '--label', '--json'), fc.string()),
+      fc.tuple(fc.constantFrom('-L', '--limit'), fc.integer().map(String)),
+      fc.tuple(fc.constantFrom('-R', '--search', '-B'), fc.string()),
+      fc.tuple(fc.constantFrom('--label', '--json'), fc.stringMatching(/^[a-z,]*$/)),
       positional.map((text) => [text]),
     );
     fc.assert(

@@ -1,49 +1,110 @@
+/** Why Go's `strconv.ParseInt(s, 0, 64)` refuses a text (its `NumError.Err`). */
+export type GoIntError = 'syntax' | 'range';
+
+/** The outcome of {@link parseGoIntValue}. */
+export type GoIntResult =
+  | { readonly ok: true; readonly value: bigint }
+  | { readonly ok: false; readonly error: GoIntError };
+
+const MAX_UINT64 = (1n << 64n) - 1n;
+const INT64_CUTOFF = 1n << 63n;
+
+/** Go's `underscoreOK`: `_` only between digits (a base prefix counts as a digit). */
+function underscoresAllowed(body: string): boolean {
+  let saw: '^' | '0' | '_' | '!' = '^';
+  let index = 0;
+  let hex = false;
+  if (body.length >= 2 && body.startsWith('0') && /^[bBoOxX]$/.test(body[1] ?? '')) {
+    index = 2;
+    saw = '0';
+    hex = /^[xX]$/.test(body[1] ?? '');
+  }
+  for (; index < body.length; index += 1) {
+    const char = body[index] ?? '';
+    if (/^[0-9]$/.test(char) || (hex && /^[a-fA-F]$/.test(char))) {
+      saw = '0';
+    } else if (char === '_') {
+      if (saw !== '0') return false;
+      saw = '_';
+    } else {
+      if (saw === '_') return false;
+      saw = '!';
+    }
+  }
+  return saw !== '_';
+}
+
+/** Go's `strconv.ParseUint(body, 0, 64)`, in Go's order (an overflow is found before a bad digit later on). */
+function parseGoUint(body: string): GoIntResult {
+  if (body === '') return { ok: false, error: 'syntax' };
+  let base = 10n;
+  let digits = body;
+  if (body.startsWith('0')) {
+    const letter = body.length >= 3 ? (body[1] ?? '').toLowerCase() : '';
+    if (letter === 'b') [base, digits] = [2n, body.slice(2)];
+    else if (letter === 'o') [base, digits] = [8n, body.slice(2)];
+    else if (letter === 'x') [base, digits] = [16n, body.slice(2)];
+    else [base, digits] = [8n, body.slice(1)];
+  }
+  const cutoff = MAX_UINT64 / base + 1n;
+  let underscores = false;
+  let value = 0n;
+  for (const char of digits) {
+    if (char === '_') {
+      underscores = true;
+      continue;
+    }
+    const lower = char.toLowerCase();
+    let digit: bigint;
+    if (/^[0-9]$/.test(char)) digit = BigInt(char);
+    else if (/^[a-z]$/.test(lower) && char.length === 1 && char.charCodeAt(0) < 0x80) {
+      digit = BigInt(lower.charCodeAt(0) - 0x61 + 10);
+    } else return { ok: false, error: 'syntax' };
+    if (digit >= base) return { ok: false, error: 'syntax' };
+    if (value >= cutoff) return { ok: false, error: 'range' };
+    value = value * base + digit;
+    if (value > MAX_UINT64) return { ok: false, error: 'range' };
+  }
+  if (underscores && !underscoresAllowed(body)) return { ok: false, error: 'syntax' };
+  return { ok: true, value };
+}
+
 /**
- * pflag's `IntVar` value syntax: Go `strconv.ParseInt(s, 0, 64)` — an optional sign, then
- * decimal, `0x`/`0X` hex, `0o`/`0O` or leading-`0` octal, `0b`/`0B` binary, with `_` only
- * between digits after a base prefix (or a leading 0). `undefined` when gh would print a flag
- * error (also beyond 64 bits).
+ * pflag's `IntVar` value syntax, as Go's `strconv.ParseInt(s, 0, 64)` reads it: an optional
+ * sign, then decimal, `0x`/`0X` hex, `0o`/`0O` or leading-`0` octal, `0b`/`0B` binary, `_`
+ * between digits (Go literal syntax); `range` beyond 64 bits.
  *
  * @example
  * ```ts
- * parseGoInt('0x1f'); // 31
- * parseGoInt('010'); // 8
- * parseGoInt('1_0'); // undefined (underscores need a base prefix)
+ * parseGoIntValue('0x1f'); // { ok: true, value: 31n }
+ * parseGoIntValue('1_000'); // { ok: true, value: 1000n }
+ * parseGoIntValue('1__0'); // { ok: false, error: 'syntax' }
+ * ```
+ */
+export function parseGoIntValue(text: string): GoIntResult {
+  if (text === '') return { ok: false, error: 'syntax' };
+  const negative = text.startsWith('-');
+  const body = text.startsWith('-') || text.startsWith('+') ? text.slice(1) : text;
+  const unsigned = parseGoUint(body);
+  if (!unsigned.ok) return unsigned;
+  if (!negative && unsigned.value >= INT64_CUTOFF) return { ok: false, error: 'range' };
+  if (negative && unsigned.value > INT64_CUTOFF) return { ok: false, error: 'range' };
+  return { ok: true, value: negative ? -unsigned.value : unsigned.value };
+}
+
+/**
+ * {@link parseGoIntValue} as a value: `undefined` when gh would print a flag error.
+ *
+ * @example
+ * ```ts
+ * parseGoInt('0x1f'); // 31n
+ * parseGoInt('010'); // 8n
+ * parseGoInt('1_'); // undefined
  * ```
  */
 export function parseGoInt(text: string): bigint | undefined {
-  const match = /^([+-]?)(.*)$/s.exec(text);
-  const sign = match?.[1] ?? '';
-  const body = match?.[2] ?? '';
-  if (body === '') return undefined;
-  let digits: string;
-  let base: number;
-  let prefixed: boolean;
-  if (/^0[xX]/.test(body)) [digits, base, prefixed] = [body.slice(2), 16, true];
-  else if (/^0[bB]/.test(body)) [digits, base, prefixed] = [body.slice(2), 2, true];
-  else if (/^0[oO]/.test(body)) [digits, base, prefixed] = [body.slice(2), 8, true];
-  else if (body.length > 1 && body.startsWith('0'))
-    [digits, base, prefixed] = [body.slice(1), 8, true];
-  else [digits, base, prefixed] = [body, 10, false];
-  if (digits.includes('_')) {
-    // Go's underscoreOK: only with a base prefix; never doubled, never last, never first
-    // after an explicit letter prefix (`0x_1` is fine: `_` may follow the prefix).
-    if (!prefixed || /__|_$/.test(digits)) return undefined;
-    digits = digits.replace(/_/g, '');
-  }
-  const alphabet = '0123456789abcdef'.slice(0, base);
-  if (
-    digits === '' ||
-    !Array.from(digits.toLowerCase(), (c) => alphabet.includes(c)).every(Boolean)
-  ) {
-    return undefined;
-  }
-  let value = 0n;
-  for (const c of Array.from(digits.toLowerCase()))
-    value = value * BigInt(base) + BigInt(alphabet.indexOf(c));
-  if (sign === '-') value = -value;
-  if (value > 0x7fffffffffffffffn || value < -0x8000000000000000n) return undefined;
-  return value;
+  const parsed = parseGoIntValue(text);
+  return parsed.ok ? parsed.value : undefined;
 }
 
 /** What a `--limit` asks for (SPEC.md client rule 12). */

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { SERVED_COMMAND_FLAGS } from './gh-command-table.js';
 import { DELEGATE_REASONS, needsGitRemotes, planNativeInvocation } from './native-plan.js';
 import type { DelegateReason, NativePlanContext } from './native-plan.js';
+import { GH_USAGE_FAILURES } from './gh-command-checks.js';
+import type { GhUsageFailureCode } from './gh-command-checks.js';
 
 const PIPE: NativePlanContext = {
   env: {},
@@ -53,7 +55,8 @@ describe('planNativeInvocation: served shapes', () => {
     [['repo', 'view'], { GH_REPO: 'other/ignored' }, 'repo view'],
     [['release', 'list', '--exclude-drafts', '-O', 'asc'], {}, 'release list'],
     [['release', 'view', 'v1.0.0'], {}, 'release view'],
-    [['label', 'list', '--sort', 'name', '-S', 'bug'], {}, 'label list'],
+    [['label', 'list', '--sort', 'name'], {}, 'label list'],
+    [['pr', 'list', '-s', 'MERGED', '-L', '1_0'], {}, 'pr list'],
     [['pr', 'view', '--', '-5'], {}, 'pr view'],
     [['pr', 'list', '--web=false'], {}, 'pr list'],
     [['pr', 'list'], { GH_HOST: 'GitHub.com' }, 'pr list'],
@@ -103,26 +106,26 @@ describe('planNativeInvocation: delegations', () => {
     [['release', 'download', 'v1'], {}, 'write'],
     [['copilot'], {}, 'write'],
     [['pr', 'checks', '1'], {}, 'unsupported_command'],
-    [['run', 'list'], {}, 'unsupported_command'],
-    [['search', 'prs', 'x'], {}, 'unsupported_command'],
+    [['run', 'watch', '1'], {}, 'unsupported_command'],
+    [['org', 'list'], {}, 'unsupported_command'],
     [['status'], {}, 'unsupported_command'],
     [['pr', '-R', 'acme/widgets', 'view', '1'], {}, 'unsupported_shape'],
     [['pr', 'view', '1', '--frob'], {}, 'unknown_flag'],
     [['pr', 'view', '1', '-z'], {}, 'unknown_flag'],
     [['repo', 'view', '-R', 'acme/widgets'], {}, 'unknown_flag'],
-    [['pr', 'list', '--limit'], {}, 'invalid_usage'],
-    [['pr', 'list', '--web=maybe'], {}, 'invalid_usage'],
-    [['pr', 'list', 'extra'], {}, 'invalid_usage'],
-    [['issue', 'view'], {}, 'invalid_usage'],
-    [['pr', 'view', '1', '2'], {}, 'invalid_usage'],
-    [['pr', 'view', '1', '--jq', '.title'], {}, 'invalid_usage'],
-    [['pr', 'view', '-R', 'acme/widgets'], {}, 'invalid_usage'],
-    [['pr', 'diff', '-R', 'acme/widgets'], {}, 'invalid_usage'],
-    [['pr', 'diff', '1', '--color', 'rainbow'], {}, 'invalid_usage'],
-    [['pr', 'diff', '1', '--color=Never'], {}, 'invalid_usage'],
-    [['pr', 'view', '1', '-R', 'widgets'], {}, 'invalid_usage'],
-    [['pr', 'view', '1'], { env: { GH_REPO: 'nope' } }, 'invalid_usage'],
+    [['pr', 'list', '-l', 'a"b'], {}, 'invalid_usage'],
+    [['pr', 'list', '--json', 'number', '-l', 'x', '--json', '"'], {}, 'invalid_usage'],
+    [['pr', 'list', '-s', 'cloſed'], {}, 'invalid_usage'],
+    [['pr', 'list', '-L', 'zéro'], {}, 'invalid_usage'],
+    [['pr', 'list', 'été'], {}, 'invalid_usage'],
+    [['pr', 'view', '1', '-R', 'https://github.com/acme'], {}, 'invalid_usage'],
+    [['issue', 'view', 'https://github.com/acme/widgets/issues/1', '-R', 'x'], {}, 'invalid_usage'],
     [['pr', 'view', '1', '--web'], {}, 'web'],
+    [['pr', 'view', '1', '2', '--web', '--help'], {}, 'help'],
+    [['pr', 'view', '1', '-h', '--json'], {}, 'help'],
+    [['pr', 'list', '--web', '-L', '200'], {}, 'web'],
+    [['pr', 'list', '--json', 'number', '-L', '101', '--template', '{{.}}'], {}, 'template'],
+    [['pr', 'view', 'x', '-R', 'widgets'], { stdoutIsTTY: true }, 'tty_output'],
     [['pr', 'list', '-dw'], {}, 'web'],
     [['issue', 'view', '1', '--json', 'title', '--template', '{{.title}}'], {}, 'template'],
     [['pr', 'view', '1', '--json', 'title', '-t', '{{.title}}'], {}, 'template'],
@@ -161,6 +164,112 @@ describe('planNativeInvocation: delegations', () => {
   });
 });
 
+describe('planNativeInvocation: gh’s own flag and argument errors, printed without gh', () => {
+  it.each<[string[], Partial<NativePlanContext>, GhUsageFailureCode]>([
+    [['pr', 'list', '--limit'], {}, 'missing_value'],
+    [['pr', 'list', '--web', '-dL'], {}, 'missing_value'],
+    [['pr', 'list', '--web=maybe'], {}, 'invalid_value'],
+    [['pr', 'list', '-L', 'ten', '--web'], {}, 'invalid_value'],
+    [['pr', 'list', '-s', 'draft'], {}, 'invalid_value'],
+    [['pr', 'diff', '1', '--color', 'rainbow'], {}, 'invalid_value'],
+    [['release', 'list', '-O', 'up'], {}, 'invalid_value'],
+    [['label', 'list', '--sort', 'size'], {}, 'invalid_value'],
+    [['pr', 'list', '--limit', 'x', '--help'], {}, 'invalid_value'],
+    [['issue', 'list', '--json'], {}, 'missing_json_fields'],
+    [['pr', 'list', 'extra'], {}, 'arguments'],
+    [['pr', 'list', 'extra', '--web'], {}, 'arguments'],
+    [['label', 'list', 'extra'], {}, 'arguments'],
+    [['issue', 'view'], {}, 'arguments'],
+    [['pr', 'view', '1', '2', '--jq', '.x'], {}, 'arguments'],
+    [['pr', 'view', '1', '--jq', '.title'], {}, 'jq_without_json'],
+    [['pr', 'view', '1', '--template', '{{.}}'], {}, 'template_without_json'],
+    [['pr', 'view', '1', '--jq', '.', '--template', '{{.}}'], {}, 'jq_without_json'],
+    [['pr', 'view', '1', '--json', 'title', '--web=false'], {}, 'json_with_web'],
+    [['pr', 'view', '1', '--json', 'title,bogus', '-t', '{{.}}'], {}, 'unknown_json_field'],
+    [['pr', 'list', '--json', 'bogus', '--limit', '0'], {}, 'unknown_json_field'],
+    [['pr', 'list', '--limit', '0', '--web'], {}, 'invalid_limit'],
+    [['issue', 'list', '-L', '-0x5'], { stdoutIsTTY: true }, 'invalid_limit'],
+    [['label', 'list', '-L', '0', '-S', 'bug', '--sort', 'name'], {}, 'invalid_limit'],
+    [['pr', 'list', '--author', 'a', '--app', ''], {}, 'author_with_app'],
+    [['label', 'list', '-S', 'bug', '--order', 'asc'], {}, 'search_with_order'],
+    [['pr', 'view', '-R', 'acme/widgets'], {}, 'repo_without_argument'],
+    [['pr', 'diff', '-R', 'acme/widgets', '--web'], {}, 'repo_without_argument'],
+    [['pr', 'diff', '1', '--color=Never'], {}, 'unsupported_color'],
+    [['pr', 'view', '1', '-R', 'widgets'], {}, 'invalid_repo'],
+    [['pr', 'view', '1'], { env: { GH_REPO: 'nope' } }, 'invalid_repo'],
+    [['pr', 'list', '-R', 'a/b/c/d'], {}, 'invalid_repo'],
+    [['issue', 'view', '#3', '-R', 'a//b'], {}, 'invalid_repo'],
+    [['repo', 'view', 'a/b/c/d'], {}, 'invalid_repo'],
+  ])('%j (%j) fails with %s', (argv, context, code) => {
+    const plan = planNativeInvocation(argv, { ...PIPE, ...context });
+    expect(plan).toMatchObject({ kind: 'fail', code, exitCode: 1 });
+  });
+
+  it('prints gh’s flag error, a blank line and gh’s usage of the command', () => {
+    const plan = planNativeInvocation(['pr', 'diff', '1', '--color=x'], PIPE);
+    expect(plan).toEqual({
+      kind: 'fail',
+      code: 'invalid_value',
+      exitCode: 1,
+      stderr: [
+        'invalid argument "x" for "--color" flag: valid values are {always|never|auto}',
+        '',
+        'Usage:  gh pr diff [<number> | <url> | <branch>] [flags]',
+        '',
+        'Flags:',
+        '      --color string   Use color in diff output: {always|never|auto} (default "auto")',
+        '      --name-only      Display only names of changed files',
+        '      --patch          Display diff in patch format',
+        '  -w, --web            Open the pull request diff in the browser',
+        '  ',
+        '',
+      ].join('\n'),
+    });
+  });
+
+  it.each<[string[], NativePlanContext['env'], string]>([
+    [['pr', 'view', '1', '2'], {}, 'accepts at most 1 arg(s), received 2\n'],
+    [['issue', 'view', '1', '2'], {}, 'accepts 1 arg(s), received 2\n'],
+    [['pr', 'list', '--json', 'number', '-w'], {}, 'cannot use `--web` with `--json`\n'],
+    [['pr', 'diff', '1', '--color', 'ALWAYS'], {}, 'unsupported color "ALWAYS"\n'],
+    [
+      ['release', 'view', 'v1'],
+      { GH_REPO: 'acme/widgets/x/y' },
+      'expected the "[HOST/]OWNER/REPO" format, got "acme/widgets/x/y"\n',
+    ],
+    [
+      ['repo', 'view', 'acme//widgets'],
+      {},
+      'argument error: expected the "[HOST/]OWNER/REPO" format, got "acme//widgets"\n',
+    ],
+  ])('prints %j (env %j) as gh does, without the usage', (argv, env, stderr) => {
+    expect(planNativeInvocation(argv, { ...PIPE, env })).toEqual({
+      kind: 'fail',
+      code: expect.any(String) as unknown,
+      exitCode: 1,
+      stderr,
+    });
+  });
+
+  it('lists the fields of a bare --json, byte-sorted (no usage)', () => {
+    const plan = planNativeInvocation(['release', 'list', '--json'], PIPE);
+    expect(plan).toMatchObject({
+      kind: 'fail',
+      stderr:
+        'Specify one or more comma-separated fields for `--json`:\n  createdAt\n  isDraft\n  isLatest\n  isPrerelease\n  name\n  publishedAt\n  tagName\n',
+    });
+  });
+
+  it('serves a PR URL whatever -R says (gh’s finder never reads it)', () => {
+    const argv = ['pr', 'view', 'https://github.com/acme/widgets/pull/3', '-R', 'widgets'];
+    expect(planNativeInvocation(argv, PIPE)).toMatchObject({ kind: 'serve', repo: undefined });
+  });
+
+  it('never reads the git remotes for a command line gh refuses', () => {
+    expect(needsGitRemotes(['pr', 'list', '-L', '0'], { env: {}, stdoutIsTTY: false })).toBe(false);
+  });
+});
+
 describe('planNativeInvocation: properties', () => {
   const served = Object.keys(SERVED_COMMAND_FLAGS).filter((name) => name !== 'api');
   const command = fc.constantFrom(...served).map((name) => name.split(' '));
@@ -179,11 +288,26 @@ describe('planNativeInvocation: properties', () => {
       fc.property(fc.array(token), context, (argv, ctx) => {
         const plan = planNativeInvocation(argv, ctx);
         if (plan.kind === 'delegate') expect(DELEGATE_REASONS).toContain(plan.reason);
+        if (plan.kind === 'fail') {
+          expect(GH_USAGE_FAILURES).toContain(plan.code);
+          expect(plan.stderr.endsWith('\n')).toBe(true);
+        }
       }),
     );
   });
 
-  it('delegates any served command with --web (or -w) as a flag before --', () => {
+  it('prints the same flag or argument error whether or not stdout is a terminal', () => {
+    fc.assert(
+      fc.property(command, fc.array(token), (path, rest) => {
+        const argv = [...path, ...rest];
+        const piped = planNativeInvocation(argv, PIPE);
+        fc.pre(piped.kind === 'fail' && piped.code !== 'invalid_repo');
+        expect(planNativeInvocation(argv, { ...PIPE, stdoutIsTTY: true })).toEqual(piped);
+      }),
+    );
+  });
+
+  it('never serves a served command with --web (or -w) as a flag before --', () => {
     fc.assert(
       fc.property(
         command,
@@ -197,7 +321,8 @@ describe('planNativeInvocation: properties', () => {
           fc.pre(!['-R', '--json', '-L', '-q'].includes(before[before.length - 1] ?? ''));
           fc.pre(!before.includes('--'));
           const argv = [...path, ...before, web, ...after, '--', ...rest];
-          expect(planNativeInvocation(argv, ctx).kind).toBe('delegate');
+          // gh's own flag and argument errors come first; otherwise gh opens the browser.
+          expect(planNativeInvocation(argv, ctx).kind).not.toBe('serve');
         },
       ),
     );
@@ -210,17 +335,18 @@ describe('planNativeInvocation: properties', () => {
           ['pr', 'view', '-R', 'acme/widgets', '--', ...rest],
           PIPE,
         );
-        if (rest.length === 0) expect(plan).toMatchObject({ kind: 'delegate' });
-        else expect(plan).toMatchObject({ kind: 'serve', args: rest });
+        if (rest.length === 0) {
+          expect(plan).toMatchObject({ kind: 'fail', code: 'repo_without_argument' });
+        } else expect(plan).toMatchObject({ kind: 'serve', args: rest });
       }),
     );
   });
 
-  it('delegates every served command on a terminal', () => {
+  it('never serves a command on a terminal (gh’s own errors are the same there)', () => {
     fc.assert(
       fc.property(command, (path) => {
         const plan = planNativeInvocation([...path, '1'], { ...PIPE, stdoutIsTTY: true });
-        expect(plan.kind).toBe('delegate');
+        expect(plan.kind).not.toBe('serve');
       }),
     );
   });

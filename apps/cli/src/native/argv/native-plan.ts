@@ -1,5 +1,14 @@
 import { isFlagOn, lastFlagValue, parseGhArgv } from './gh-argv-parser.js';
 import type { ParsedGhArgv } from './gh-argv-parser.js';
+import {
+  checkArguments,
+  checkFlagParse,
+  checkJsonFlags,
+  checkRepoValue,
+  checkRunFlags,
+} from './gh-command-checks.js';
+import type { GhCheckOutcome, GhUsageFailureCode } from './gh-command-checks.js';
+import { parseIssueSelector } from './issue-selector.js';
 import { parsePrSelector } from './pr-selector.js';
 import {
   GH_COMMAND_GROUPS,
@@ -9,7 +18,7 @@ import {
   REPO_FLAG,
   SERVED_COMMAND_FLAGS,
 } from './gh-command-table.js';
-import type { GhCommandSpec, ServedCommandName } from './gh-command-table.js';
+import type { ServedCommandName } from './gh-command-table.js';
 import {
   GITHUB_HOST,
   parseRepoSelector,
@@ -27,9 +36,9 @@ import type { GhRepository, GitRemote, RepoSelection } from './repo-selector.js'
  * - `write` — a gh command that writes, clones, downloads or changes state;
  * - `unsupported_command` — a gh read `relay native` does not serve (`pr checks`, `run list`, …);
  * - `unknown_flag` — a flag the command does not have;
- * - `invalid_usage` — what gh rejects with a flag or argument error (missing value, bad
- *   boolean, wrong number of arguments, `--jq`/`--template` without `--json`, `-R` without an
- *   argument on `pr view`/`pr diff`, a malformed repository);
+ * - `invalid_usage` — a flag or argument error of gh's whose text is not reproduced (a
+ *   `--json`/`--label` value Go's CSV reader refuses, non-ASCII text gh would quote, a
+ *   repository URL gh cannot read); the others are a {@link FailPlan};
  * - `web` — `--web`/`-w`;
  * - `template` — `--template`/`-t`;
  * - `unsupported_flag` — a flag the relay does not model (`--comments`, `pr diff --color always`);
@@ -84,8 +93,22 @@ export interface DelegatePlan {
   readonly reason: DelegateReason;
 }
 
+/**
+ * Print gh's own refusal of the command line (a flag or argument error, with gh's usage where
+ * gh prints it) on stderr and exit with gh's code, running nothing (see `gh-command-checks.ts`).
+ */
+export interface FailPlan {
+  readonly kind: 'fail';
+  /** Which gh check refused it. */
+  readonly code: GhUsageFailureCode;
+  /** gh's exact stderr. */
+  readonly stderr: string;
+  /** gh's exit code. */
+  readonly exitCode: 1;
+}
+
 /** The one decision per `relay native` invocation. */
-export type NativePlan = ServePlan | DelegatePlan;
+export type NativePlan = ServePlan | DelegatePlan | FailPlan;
 
 /** What the planner reads besides argv. */
 export interface NativePlanContext {
@@ -99,8 +122,12 @@ export interface NativePlanContext {
 
 const delegate = (reason: DelegateReason): DelegatePlan => ({ kind: 'delegate', reason });
 
-/** The values gh's `pr diff --color` accepts (case-sensitive). */
-const PR_DIFF_COLORS: readonly string[] = ['always', 'never', 'auto'];
+/** A check's outcome as a plan: gh's refusal printed, gh's own answer, or nothing. */
+function toPlan(outcome: GhCheckOutcome): FailPlan | DelegatePlan | undefined {
+  if (outcome === undefined) return undefined;
+  if (outcome.kind === 'unmodelled') return delegate('invalid_usage');
+  return { kind: 'fail', code: outcome.code, stderr: outcome.stderr, exitCode: 1 };
+}
 
 /** Flags the relay does not model on any command (their presence delegates). */
 const UNSUPPORTED_FLAGS: readonly string[] = ['comments'];
@@ -149,14 +176,29 @@ function isColourForced(env: NativePlanContext['env']): boolean {
   return force !== undefined && force !== '' && force !== '0';
 }
 
-/** The gh-level checks of a parsed served command, before any repository is selected. */
+/**
+ * gh's own refusals, in cobra's order once the flags are read: `--help` (gh's help, not an
+ * error), the positional arguments, AddJSONFlags' checks, the command's `RunE` checks. None
+ * depends on the terminal, the environment or the repository.
+ */
+function checkUsage(
+  command: ServedCommandName,
+  parsed: ParsedGhArgv,
+): FailPlan | DelegatePlan | undefined {
+  if (isFlagOn(parsed, 'help')) return delegate('help');
+  return (
+    toPlan(checkArguments(command, parsed)) ??
+    toPlan(checkJsonFlags(command, parsed)) ??
+    toPlan(checkRunFlags(command, parsed))
+  );
+}
+
+/** The shapes of a valid command line the relay hands to gh, before any repository is selected. */
 function checkShape(
   command: ServedCommandName,
-  spec: GhCommandSpec,
   parsed: ParsedGhArgv,
   context: NativePlanContext,
 ): DelegatePlan | undefined {
-  if (isFlagOn(parsed, 'help')) return delegate('help');
   if (isFlagOn(parsed, 'web')) return delegate('web');
   if (parsed.flags.template !== undefined) return delegate('template');
   if (UNSUPPORTED_FLAGS.some((flag) => isFlagOn(parsed, flag))) return delegate('unsupported_flag');
@@ -165,34 +207,37 @@ function checkShape(
   }
   if (isTerminalOutput(context)) return delegate('tty_output');
   if (isColourForced(context.env)) return delegate('color_output');
-  if (parsed.args.length < spec.minArgs || parsed.args.length > spec.maxArgs) {
-    return delegate('invalid_usage');
-  }
-  if (parsed.flags.jq !== undefined && parsed.flags.json === undefined) {
-    return delegate('invalid_usage');
-  }
-  // `pr diff --color` is gh's StringEnumFlag: any other value is a flag error.
-  const color = lastFlagValue(parsed, 'color');
-  if (command === 'pr diff' && color !== undefined && !PR_DIFF_COLORS.includes(color)) {
-    return delegate('invalid_usage');
-  }
-  const repoFlag = lastFlagValue(parsed, 'repo');
-  if (
-    (command === 'pr view' || command === 'pr diff') &&
-    repoFlag !== undefined &&
-    repoFlag !== '' &&
-    parsed.args.length === 0
-  ) {
-    return delegate('invalid_usage');
-  }
   return undefined;
 }
 
-type RepoOutcome = { readonly ok: true; readonly selection: RepoSelection } | DelegatePlan;
+type RepoOutcome =
+  { readonly ok: true; readonly selection: RepoSelection } | DelegatePlan | FailPlan;
 
 function onGitHub(repo: GhRepository, source: RepoSelection['source']): RepoOutcome {
   if (repo.host !== GITHUB_HOST) return delegate('other_host');
   return { ok: true, selection: { repo, source } };
+}
+
+/** The `-R` value, else GH_REPO: what gh's `OverrideBaseRepoFunc` parses (empty is absent). */
+function explicitRepoValue(
+  parsed: ParsedGhArgv,
+  env: NativePlanContext['env'],
+): string | undefined {
+  const flag = lastFlagValue(parsed, 'repo');
+  if (flag !== undefined && flag !== '') return flag;
+  const variable = env.GH_REPO;
+  return variable === undefined || variable === '' ? undefined : variable;
+}
+
+/**
+ * Whether gh asks for the base repository (and so refuses a malformed `-R`/GH_REPO) before
+ * anything else can fail: always, but for an `issue view` that is not a plain number (a URL
+ * names its own repository; other text is refused first) and a `pr view`/`pr diff` of a PR
+ * URL (the planner serves those without a repository).
+ */
+function readsBaseRepoFirst(command: ServedCommandName, parsed: ParsedGhArgv): boolean {
+  if (command === 'issue view') return parseIssueSelector(parsed.args[0] ?? '').kind === 'number';
+  return true;
 }
 
 /** Selects the repository of a parsed served command as gh does. */
@@ -207,7 +252,8 @@ function selectCommandRepo(
     if (argument !== undefined) {
       if (!argument.includes('/')) return delegate('unsupported_shape');
       const repo = parseRepoSelector(argument, context.env);
-      return repo === undefined ? delegate('invalid_usage') : onGitHub(repo, 'argument');
+      if (repo !== undefined) return onGitHub(repo, 'argument');
+      return toPlan(checkRepoValue(argument, 'argument error: ')) ?? delegate('invalid_usage');
     }
     const remote = selectRemoteRepository(context.gitRemotes, context.env);
     if (!remote.ok) {
@@ -221,10 +267,13 @@ function selectCommandRepo(
     env: context.env,
     remotes: context.gitRemotes,
   });
-  if (!selected.ok) {
-    return delegate(selected.error.code === 'invalid_repo' ? 'invalid_usage' : 'repo_unresolved');
+  if (selected.ok) return onGitHub(selected.value.repo, selected.value.source);
+  if (selected.error.code !== 'invalid_repo') return delegate('repo_unresolved');
+  const explicit = explicitRepoValue(parsed, context.env);
+  if (explicit === undefined || !readsBaseRepoFirst(command, parsed)) {
+    return delegate('invalid_usage');
   }
-  return onGitHub(selected.value.repo, selected.value.source);
+  return toPlan(checkRepoValue(explicit)) ?? delegate('invalid_usage');
 }
 
 /** Whether a `pr view`/`pr diff` argument is a PR URL (gh's finder needs no base repository). */
@@ -242,23 +291,47 @@ type ParsedCommand =
       readonly command: ServedCommandName;
       readonly parsed: ParsedGhArgv;
     }
-  | DelegatePlan;
+  | DelegatePlan
+  | FailPlan;
 
-/** Looks the command up, parses its flags and applies the checks that need no repository. */
+/** Reads the flags as pflag does (stage 1 of gh's checks): the parsed argv, or its outcome. */
+function readFlags(
+  command: ServedCommandName,
+  rest: readonly string[],
+): ParsedGhArgv | DelegatePlan | FailPlan {
+  const spec = SERVED_COMMAND_FLAGS[command];
+  const flags = spec.repoOverride
+    ? [...spec.flags, HELP_FLAG, REPO_FLAG]
+    : [...spec.flags, HELP_FLAG];
+  const parsed = parseGhArgv(rest, flags);
+  if (parsed.ok) return parsed.value;
+  switch (parsed.error.code) {
+    case 'unknown_flag':
+      return delegate('unknown_flag');
+    case 'help':
+      return delegate('help');
+    case 'unmodelled_value':
+      return delegate('invalid_usage');
+    case 'missing_value':
+    case 'invalid_value':
+      return toPlan(checkFlagParse(command, parsed.error)) ?? delegate('invalid_usage');
+  }
+}
+
+/**
+ * Looks the command up, reads its flags and applies, in gh's order, gh's own refusals and
+ * then the delegations that need no repository.
+ */
 function parseCommand(argv: readonly string[], context: NativePlanContext): ParsedCommand {
   const found = lookUpCommand(argv);
   if (found.kind === 'delegate') return found;
   // gh api's own planner (rule 7) decides its reads: hand it the argv untouched.
   if (found.command === 'api') return { kind: 'api', rest: found.rest };
-  const spec = SERVED_COMMAND_FLAGS[found.command];
-  const flags = spec.repoOverride
-    ? [...spec.flags, HELP_FLAG, REPO_FLAG]
-    : [...spec.flags, HELP_FLAG];
-  const parsed = parseGhArgv(found.rest, flags);
-  if (!parsed.ok) {
-    return delegate(parsed.error.code === 'unknown_flag' ? 'unknown_flag' : 'invalid_usage');
-  }
-  const shape = checkShape(found.command, spec, parsed.value, context);
+  const parsed = readFlags(found.command, found.rest);
+  if ('kind' in parsed) return parsed;
+  const refusal = checkUsage(found.command, parsed);
+  if (refusal !== undefined) return refusal;
+  const shape = checkShape(found.command, parsed, context);
   if (shape !== undefined) return shape;
   const hostVariable = context.env.GH_HOST?.trim();
   if (
@@ -268,7 +341,7 @@ function parseCommand(argv: readonly string[], context: NativePlanContext): Pars
   ) {
     return delegate('other_host');
   }
-  return { kind: 'parsed', command: found.command, parsed: parsed.value };
+  return { kind: 'parsed', command: found.command, parsed };
 }
 
 /**
@@ -290,12 +363,14 @@ export function needsGitRemotes(
 
 /**
  * The one decision per `relay native <gh argv>` invocation: serve it through the relay with
- * a command module, or delegate it to the native gh with the same argv (SPEC.md client rules
- * 5, 7, 11; reasons in {@link DELEGATE_REASONS} order). Pure and total: never throws.
+ * a command module, delegate it to the native gh with the same argv (SPEC.md client rules
+ * 5, 7, 11; reasons in {@link DELEGATE_REASONS} order), or print gh's own flag or argument
+ * error (gh's checks in gh's order, before any delegation gh would not reach). Pure and
+ * total: never throws.
  *
  * @param argv - gh's argv (`['pr', 'view', '1', '-R', 'acme/widgets']`)
  * @param context - the environment, whether stdout is a terminal, the git remotes
- * @returns a {@link ServePlan} or a {@link DelegatePlan}
+ * @returns a {@link ServePlan}, a {@link DelegatePlan}, or a {@link FailPlan} (gh's own refusal)
  *
  * @example
  * ```ts
@@ -308,14 +383,17 @@ export function planNativeInvocation(
   context: NativePlanContext,
 ): NativePlan {
   const found = parseCommand(argv, context);
-  if (found.kind === 'delegate') return found;
+  if (found.kind === 'delegate' || found.kind === 'fail') return found;
   if (found.kind === 'api') {
     return { kind: 'serve', command: 'api', args: found.rest, flags: {}, repo: undefined };
   }
   const repo = selectCommandRepo(found.command, found.parsed, context);
   if (!('ok' in repo)) {
-    // gh's PR finder takes a PR URL's repository and never asks for a base repository.
-    if (repo.reason === 'repo_unresolved' && namesPullRequestUrl(found.command, found.parsed)) {
+    // gh's PR finder takes a PR URL's repository and never asks for a base repository: no
+    // repository, or a malformed -R/GH_REPO, does not matter then.
+    const unused =
+      repo.kind === 'fail' || repo.reason === 'repo_unresolved' || repo.reason === 'invalid_usage';
+    if (unused && namesPullRequestUrl(found.command, found.parsed)) {
       return {
         kind: 'serve',
         command: found.command,
