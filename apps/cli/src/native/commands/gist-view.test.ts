@@ -1,0 +1,134 @@
+import type { RelayEnvelope } from '@relay/protocol';
+import { describe, expect, it } from 'vitest';
+import { parseGistSelector, renderGistFileNames } from '../export/gist-export.js';
+import type { RelayPort, RelayRead, RelayReadResult } from '../relay-port.js';
+import { runGistView } from './gist-view.js';
+
+const ID = '5b0e0062eb8e9654adad7bb1d81cc75f';
+
+function envelope(body: unknown, status = 200): RelayEnvelope {
+  return {
+    status,
+    headers: {},
+    body,
+    body_encoding: 'json',
+    relay: {
+      pool: 'team',
+      request_id: 'r',
+      cacheable: true,
+      cache: 'miss',
+      route_kind: 'gist_view',
+    },
+  } as unknown as RelayEnvelope;
+}
+
+function fakePort(answer: RelayEnvelope | RelayReadResult): RelayPort & { reads: RelayRead[] } {
+  const reads: RelayRead[] = [];
+  return {
+    reads,
+    read(request) {
+      reads.push(request);
+      return Promise.resolve('kind' in answer ? answer : { kind: 'served', envelope: answer });
+    },
+  };
+}
+
+const gist = (names: readonly string[]) =>
+  envelope({
+    id: ID,
+    description: 'some files',
+    public: true,
+    files: Object.fromEntries(names.map((name) => [name, { filename: name, content: 'x' }])),
+  });
+
+describe('gh gist view --files through the relay port', () => {
+  it.each([
+    ['one file, list files', ['cicada.txt'], 'cicada.txt\n'],
+    ['multiple file, list files', ['foo.md', 'cicada.txt'], 'cicada.txt\nfoo.md\n'],
+  ])('view_test.go "%s"', async (_name, names, stdout) => {
+    const outcome = await runGistView(fakePort(gist(names)), {
+      args: ['1234'],
+      flags: { files: ['true'] },
+    });
+    expect(outcome).toEqual({ kind: 'done', code: 0, stdout, stderr: '' });
+  });
+
+  it('lists the file names sorted case-insensitively, no description', async () => {
+    const port = fakePort(gist(['gistfile1.txt', 'gistfile0.txt', 'README.md', 'b.go']));
+    const outcome = await runGistView(port, { args: [ID], flags: { files: ['true'] } });
+    expect(outcome).toEqual({
+      kind: 'done',
+      code: 0,
+      stdout: 'b.go\ngistfile0.txt\ngistfile1.txt\nREADME.md\n',
+      stderr: '',
+    });
+    expect(port.reads).toEqual([{ path: `/gists/${ID}` }]);
+  });
+
+  it('reads the id of a gist URL', async () => {
+    const port = fakePort(gist(['a']));
+    await runGistView(port, {
+      args: [`https://gist.github.com/octo/${ID}`],
+      flags: { files: ['true'], raw: ['true'] },
+    });
+    expect(port.reads).toEqual([{ path: `/gists/${ID}` }]);
+  });
+
+  it('a gist the forge does not have: gh’s “not found”, exit 1', async () => {
+    const outcome = await runGistView(fakePort(envelope({ message: 'Not Found' }, 404)), {
+      args: [ID],
+      flags: { files: ['true'] },
+    });
+    expect(outcome).toEqual({ kind: 'done', code: 1, stdout: '', stderr: 'not found\n' });
+  });
+
+  it('a secret gist (the relay’s repo_not_public) is handed back for gh to run', async () => {
+    const outcome = await runGistView(fakePort({ kind: 'fallback', reason: 'repo_not_public' }), {
+      args: [ID],
+      flags: { files: ['true'] },
+    });
+    expect(outcome).toEqual({ kind: 'fallback', reason: 'repo_not_public' });
+  });
+
+  it.each([
+    ['no argument (gh prompts)', [], { files: ['true'] }],
+    ['the contents (gh’s mimetype binary check)', [ID], {}],
+    ['--files=false', [ID], { files: ['false'] }],
+    ['--filename', [ID], { files: ['true'], filename: ['a'] }],
+    ['an id the route does not take', ['not-an-id'], { files: ['true'] }],
+    ['a percent-escaped URL', [`https://gist.github.com/octo/%35${ID}`], { files: ['true'] }],
+  ])('runs gh without a read: %s', async (_name, args, flags) => {
+    const port = fakePort(gist(['a']));
+    const outcome = await runGistView(port, { args, flags });
+    expect(outcome.kind).toBe('delegate');
+    expect(port.reads).toEqual([]);
+  });
+
+  it.each([
+    ['a 500', envelope({}, 500)],
+    ['names equal but for case (Go’s map order decides)', gist(['A.txt', 'a.txt'])],
+    ['a non-ASCII name', gist(['é.txt'])],
+  ])('runs gh for %s', async (_name, answer) => {
+    const outcome = await runGistView(fakePort(answer), { args: [ID], flags: { files: ['true'] } });
+    expect(outcome).toEqual({ kind: 'delegate', reason: 'unsupported_shape' });
+  });
+});
+
+describe('gh’s GistIDFromURL', () => {
+  it.each([
+    [ID, ID],
+    [`https://gist.github.com/${ID}`, ID],
+    [`https://gist.github.com/octo/${ID}`, ID],
+    [`https://gist.github.com/octo/${ID}/raw/file.txt`, ID],
+    [`https://gist.github.com/octo/${ID}#file-a`, ID],
+    ['https://gist.github.com/', undefined],
+    [`https://gist.github.com/${ID}/`, undefined],
+    [`octo/${ID}`, undefined],
+  ])('%s → %s', (selector, id) => {
+    expect(parseGistSelector(selector)).toBe(id);
+  });
+
+  it('sorts as strings.ToLower byte order', () => {
+    expect(renderGistFileNames(['b', 'A_', 'a1', 'Z'])).toBe('a1\nA_\nb\nZ\n');
+  });
+});
