@@ -253,6 +253,9 @@ describe('toIssueListQuery (issue list flags as REST parameters or gh’s search
       { ...LIST, state: 'closed', assignee: 'hubot', creator: 'monalisa', labels: 'bug' },
     ],
     [{ search: [''], milestone: [''] }, LIST],
+    // gh's enum flag takes any case; the command lower-cases the value.
+    [{ state: ['CLOSED'] }, { ...LIST, state: 'closed' }],
+    [{ state: ['All'] }, { ...LIST, state: 'all' }],
   ])('%j reads REST’s issue list with %j', (flags, query) => {
     expect(toIssueListQuery(flags)).toEqual({ ok: true, kind: 'list', query, limit: 30 });
   });

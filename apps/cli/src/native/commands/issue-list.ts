@@ -104,7 +104,8 @@ export function toIssueListQuery(
 ): IssueListQuery {
   const limit = parseLimitOption(flags.limit, ISSUE_LIST_DEFAULT_LIMIT);
   if (!limit.ok) return { ok: false, outcome: delegated(limit.reason) };
-  const state = flags.state?.at(-1) ?? 'open';
+  // gh's enum flag accepts any case and the command lower-cases it (`strings.ToLower(opts.State)`).
+  const state = (flags.state?.at(-1) ?? 'open').toLowerCase();
   if (!(STATES as readonly string[]).includes(state)) {
     return { ok: false, outcome: delegated('invalid_usage') };
   }

@@ -98,6 +98,15 @@ const FIXTURE = [
 ];
 
 describe('gh pr list through the relay port', () => {
+  it('--state in another case is gh’s lower-cased state (its enum flag takes any case)', async () => {
+    const upper = fakePort([envelope(FIXTURE)]);
+    const lower = fakePort([envelope(FIXTURE)]);
+    const shouted = await runPrList(upper, plan({ state: ['ALL'] }), options);
+    expect(shouted).toMatchObject({ kind: 'done', code: 0 });
+    expect(shouted).toEqual(await runPrList(lower, plan({ state: ['all'] }), options));
+    expect(upper.reads).toEqual(lower.reads);
+  });
+
   it('prints gh’s non-TTY table (list_test.go TestPRList_nontty) from one page', async () => {
     const port = fakePort([envelope(FIXTURE)]);
     const outcome = await runPrList(port, plan({ state: ['all'] }), options);

@@ -189,7 +189,8 @@ export async function runPrList(
   }
   const limit = parseLimitOption(plan.flags.limit, PR_LIST_DEFAULT_LIMIT);
   if (!limit.ok) return delegated(limit.reason);
-  const state = flagValue(plan, 'state') ?? 'open';
+  // gh's enum flag accepts any case and the command lower-cases it (`strings.ToLower(opts.State)`).
+  const state = (flagValue(plan, 'state') ?? 'open').toLowerCase();
   if (REST_STATES[state] === undefined) return delegated('invalid_usage');
   if (SEARCH_QUALIFIER_FLAGS.some((flag) => plan.flags[flag] !== undefined)) {
     return delegated('unsupported_flag');
