@@ -32,6 +32,7 @@ interface RestRun {
   run_started_at: string;
   workflow_id: number;
   run_number: number;
+  html_url: string;
 }
 interface RestJob {
   id: number;
@@ -201,7 +202,55 @@ describe('relay native run and workflow reads through relay-server and the simul
     );
   }, 60_000);
 
-  it('run view with more than 100 jobs is client rule 9’s unsupported_run_export; the summary runs gh', async () => {
+  it('run view (the summary): gh’s bytes with the PR of the branch, jobs, artifacts; --exit-status', async () => {
+    const { workflow_runs: runs } = await direct<{
+      workflow_runs: (RestRun & { html_url: string })[];
+    }>('/repos/acme/widgets/actions/runs');
+    const demo = runs.find((run) => run.head_branch === 'feature/sprockets');
+    expect(demo).toBeDefined();
+    const id = String(demo?.id);
+    const jobs = await direct<{ jobs: RestJob[] }>(`/repos/acme/widgets/actions/runs/${id}/jobs`);
+    const pulls = await direct<{ number: number; head: { ref: string } }[]>(
+      '/repos/acme/widgets/pulls?state=all&sort=created&direction=desc',
+    );
+    const pr = pulls.find((p) => p.head.ref === 'feature/sprockets');
+    expect(pr).toBeDefined();
+    const view = await relay(['native', 'run', 'view', id, '-R', 'acme/widgets'], env);
+    expect(view).toEqual({
+      code: 0,
+      stdout:
+        `\n✓ feature/sprockets CI acme/widgets#${String(pr?.number)} · ${id}\n` +
+        'Triggered via pull_request less than a minute ago\n\nJOBS\n' +
+        jobs.jobs.map((job) => `✓ ${job.name} in 0s (ID ${String(job.id)})`).join('\n') +
+        '\n\nARTIFACTS\ncoverage\n\n' +
+        'For more information about a job, try: gh run view --job=<job-id>\n' +
+        `View this run on GitHub: ${demo?.html_url ?? ''}\n`,
+      stderr: '',
+    });
+
+    const slow = runs.find((run) => run.id === slowRunId);
+    const [slowJob] = (
+      await direct<{ jobs: RestJob[] }>(
+        `/repos/acme/widgets/actions/runs/${String(slowRunId)}/jobs`,
+      )
+    ).jobs;
+    const failed = await relay(
+      ['native', 'run', 'view', String(slowRunId), '-R', 'acme/widgets', '--exit-status'],
+      env,
+    );
+    expect(failed).toEqual({
+      code: 1,
+      stdout:
+        `\nX main Nightly · ${String(slowRunId)}\nTriggered via schedule less than a minute ago\n\n` +
+        `JOBS\nX slow in 4m34s (ID ${String(slowJob?.id)})\n  * Set up job\n  * Soak\n\n` +
+        `To see what failed, try: gh run view ${String(slowRunId)} --log-failed\n` +
+        `View this run on GitHub: ${slow?.html_url ?? ''}\n`,
+      // The second summary reads the same PR list: a relay cache hit, rule 8's note.
+      stderr: expect.stringMatching(/^relay: pr_list served from the relay cache \(hit;[^\n]*\n$/),
+    });
+  }, 60_000);
+
+  it('run view with more than 100 jobs: client rule 9’s unsupported_run_export, the summary and --log run gh', async () => {
     const { run } = sim.world.addRun({
       owner: 'acme',
       repo: 'widgets',
@@ -219,6 +268,12 @@ describe('relay native run and workflow reads through relay-server and the simul
     const human = await relay(['native', 'run', 'view', String(run.id), '-R', 'acme/widgets'], env);
     expect(human.code).toBe(1);
     expect(human.stderr).toContain('fallback_local, reason unsupported_shape');
+    const log = await relay(
+      ['native', 'run', 'view', String(slowRunId), '-R', 'acme/widgets', '--log'],
+      env,
+    );
+    expect(log.code).toBe(1);
+    expect(log.stderr).toContain('fallback_local, reason unsupported_flag');
   }, 60_000);
 
   it('workflow list and workflow view: gh’s non-TTY bytes', async () => {

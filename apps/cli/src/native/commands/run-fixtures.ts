@@ -35,6 +35,7 @@ export function restRun(
     run_number: id,
     run_attempt: 1,
     display_title: '',
+    head_repository: { name: 'REPO', owner: { login: 'OWNER' } },
     ...extra,
   };
 }
@@ -92,3 +93,22 @@ export function restWorkflow(
 ): Record<string, unknown> {
   return { id, node_id: `W_${String(id)}`, name, path, state };
 }
+
+/** `shared.SuccessfulJob` as REST writes it. */
+export const SUCCESSFUL_JOB = {
+  ...FAILED_JOB,
+  id: 10,
+  run_id: 3,
+  conclusion: 'success',
+  name: 'cool job',
+  html_url: 'https://github.com/jobs/10',
+  steps: [
+    { name: 'fob the barz', status: 'completed', conclusion: 'success', number: 1 },
+    { name: 'barz the fob', status: 'completed', conclusion: 'success', number: 2 },
+  ],
+};
+
+/** `shared.FailedJobAnnotations` as REST writes them. */
+export const FAILED_JOB_ANNOTATIONS = [
+  { message: 'the job is sad', path: 'blaze.py', annotation_level: 'failure', start_line: 420 },
+];

@@ -4,8 +4,8 @@ import type { GhRepository } from '../argv/repo-selector.js';
 import { sanitizeJson } from '../export/ascii-sanitizer.js';
 import type { CommandOutcome } from '../export/export-output.js';
 import { delegated, printed } from '../export/export-output.js';
-import { decodeRestRun, decodeRestWorkflow } from '../export/run-export.js';
-import type { GoRun, GoWorkflow, NamedRun } from '../export/run-export.js';
+import { decodeRestJob, decodeRestRun, decodeRestWorkflow } from '../export/run-export.js';
+import type { GoJob, GoRun, GoWorkflow, NamedRun } from '../export/run-export.js';
 import type { RelayPort } from '../relay-port.js';
 import { formatGhHttpErrorText } from './gh-http-error.js';
 import { cacheNoteOptions, formatCacheNote } from './relay-cache-note.js';
@@ -75,6 +75,9 @@ export function ghApiUrl(repo: GhRepository, rest: string): string {
 export class EnvelopeLog {
   readonly #envelopes: RelayEnvelope[] = [];
 
+  /** @param routes - the route kinds the note covers (default {@link RUN_NOTED_ROUTES}) */
+  constructor(private readonly routes: readonly string[] = RUN_NOTED_ROUTES) {}
+
   /** Records one answer. */
   add(envelope: RelayEnvelope): void {
     this.#envelopes.push(envelope);
@@ -82,7 +85,7 @@ export class EnvelopeLog {
 
   /** Rule 8's note over the run routes read so far (`''` when none was cached). */
   note(env: Readonly<Record<string, string | undefined>>): string {
-    return formatCacheNote(this.#envelopes, RUN_NOTED_ROUTES, cacheNoteOptions(env));
+    return formatCacheNote(this.#envelopes, this.routes, cacheNoteOptions(env));
   }
 }
 
@@ -261,4 +264,75 @@ export async function nameRuns(
     named.push({ run, workflowName: name });
   }
   return { kind: 'ok', value: named };
+}
+
+/**
+ * The run (gh's `shared.GetRun`, route run_view): a 404 is gh's
+ * `failed to get run: HTTP 404: …` (exit 1).
+ */
+export async function readRun(
+  port: RelayPort,
+  repo: GhRepository,
+  id: string,
+  log: EnvelopeLog,
+): Promise<ReadStep<GoRun>> {
+  const rest = `/actions/runs/${id}`;
+  const result = await port.read({
+    path: `${repoApiPath(repo)}${rest}`,
+    query: { exclude_pull_requests: 'true' },
+  });
+  if (result.kind === 'fallback') return result;
+  const { envelope } = result;
+  log.add(envelope);
+  if (envelope.status === 404) {
+    const url = ghApiUrl(repo, `${rest}?exclude_pull_requests=true`);
+    return {
+      kind: 'error',
+      stderr: `failed to get run: ${formatGhHttpErrorText(envelope, url)}\n`,
+    };
+  }
+  const run = decodeRestRun(okJsonBody(envelope));
+  return run === undefined || String(run.id) !== id ? UNPROVED : { kind: 'ok', value: run };
+}
+
+/**
+ * The run's jobs (gh's `shared.GetJobs`, route run_jobs): gh reads the run's `jobs_url` with
+ * `per_page=100` and follows `Link`; the relay reads one page and serves it only when it
+ * holds every job (`total_count` equal to the page, no next page: SPEC.md client rule 10).
+ */
+export async function readJobs(
+  port: RelayPort,
+  repo: GhRepository,
+  run: GoRun,
+  log: EnvelopeLog,
+): Promise<ReadStep<readonly GoJob[]>> {
+  const path = `${repoApiPath(repo)}/actions/runs/${String(run.id)}/jobs`;
+  if (!jobsUrlNames(run.jobsUrl, path)) return UNPROVED;
+  const result = await port.read({ path, query: { per_page: '100' } });
+  if (result.kind === 'fallback') return result;
+  log.add(result.envelope);
+  const body = okJsonBody(result.envelope);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return UNPROVED;
+  const { total_count: total, jobs: listed } = body as Record<string, unknown>;
+  // Go decodes a null or missing list as no jobs.
+  const items = listed ?? [];
+  if (!Array.isArray(items) || total !== items.length || items.length > 100) return UNPROVED;
+  const jobs: GoJob[] = [];
+  for (const item of items as unknown[]) {
+    const job = decodeRestJob(item);
+    if (job === undefined) return UNPROVED;
+    jobs.push(job);
+  }
+  return { kind: 'ok', value: jobs };
+}
+
+/** Whether the run's `jobs_url` is the jobs path of the same run and repository. */
+function jobsUrlNames(jobsUrl: string, path: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(jobsUrl);
+  } catch {
+    return false;
+  }
+  return url.search === '' && url.pathname.toLowerCase() === path.toLowerCase();
 }

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { JqRunner } from '../export/export-output.js';
 import { createFakeRunPort } from './run-fake-port.js';
 import type { FakeAnswer } from './run-fake-port.js';
-import { FAILED_JOB, restRun, restWorkflow } from './run-fixtures.js';
+import {
+  FAILED_JOB,
+  FAILED_JOB_ANNOTATIONS,
+  SUCCESSFUL_JOB,
+  restRun,
+  restWorkflow,
+} from './run-fixtures.js';
 import { runRunView } from './run-view.js';
 
 const REPO = {
@@ -13,7 +19,8 @@ const RUN = '/repos/OWNER/REPO/actions/runs/1234';
 const JOBS = `${RUN}/jobs`;
 const WORKFLOW = '/repos/OWNER/REPO/actions/workflows/123';
 const noJq: JqRunner = () => Promise.resolve('missing');
-const options = { jq: noJq, env: {} };
+// view_test.go's clock: 2021-02-23 05:50:00, 59 minutes after the test runs started.
+const options = { jq: noJq, env: {}, now: Date.parse('2021-02-23T05:50:00Z') };
 const FAILED_RUN = restRun(1234, 'completed', 'failure');
 
 const plan = (args: readonly string[], flags: Record<string, readonly string[]> = {}) => ({
@@ -140,7 +147,6 @@ describe('gh run view --json through the relay port', () => {
   });
 
   it.each([
-    ['the human summary (GraphQL PR lookup)', [], {}, 'unsupported_shape'],
     ['--log', [], { log: ['true'], json: ['status'] }, 'unsupported_flag'],
     ['--log-failed', [], { 'log-failed': ['true'] }, 'unsupported_flag'],
     [
@@ -205,5 +211,211 @@ describe('gh run view --json through the relay port', () => {
       env: { RELAY_FRESH: '1' },
     });
     expect(fresh).toMatchObject({ stderr: '' });
+  });
+});
+
+const PULLS = '/repos/OWNER/REPO/pulls';
+const pull = (number: number, ref: string, created: string, owner = 'OWNER', name = 'REPO') => ({
+  number,
+  created_at: created,
+  head: { ref, repo: { name, owner: { login: owner } } },
+});
+
+/** The reads of gh's summary of run `id`: run, workflow, jobs, PRs, artifacts, annotations. */
+function summaryAnswers(
+  id: number,
+  run: Record<string, unknown>,
+  jobs: readonly Record<string, unknown>[],
+  extra: Record<string, FakeAnswer | readonly FakeAnswer[]> = {},
+): Record<string, FakeAnswer | readonly FakeAnswer[]> {
+  const base = `/repos/OWNER/REPO/actions/runs/${String(id)}`;
+  const answers: Record<string, FakeAnswer | readonly FakeAnswer[]> = {
+    [base]: { body: run, route: 'run_view' },
+    [WORKFLOW]: { body: restWorkflow(123, 'CI'), route: 'workflow_view' },
+    [`${base}/jobs`]: { body: { total_count: jobs.length, jobs }, route: 'run_jobs' },
+    [`${PULLS}?page=1`]: { body: [], route: 'pr_list' },
+    [`${base}/artifacts`]: { body: {}, route: 'run_artifacts' },
+  };
+  for (const job of jobs) {
+    answers[`/repos/OWNER/REPO/check-runs/${String(job.id)}/annotations`] = {
+      body: [],
+      route: 'check_run_annotations',
+    };
+  }
+  return { ...answers, ...extra };
+}
+
+describe('gh run view (the summary) through the relay port', () => {
+  it('view_test.go "exit status, failed run": gh’s bytes, exit 1; reads run, workflow, jobs, PRs, artifacts, annotations', async () => {
+    const port = createFakeRunPort(
+      summaryAnswers(1234, FAILED_RUN, [FAILED_JOB], {
+        '/repos/OWNER/REPO/check-runs/20/annotations': { body: FAILED_JOB_ANNOTATIONS },
+      }),
+    );
+    const outcome = await runRunView(port, plan(['1234'], { 'exit-status': ['true'] }), options);
+    expect(outcome).toEqual({
+      kind: 'done',
+      code: 1,
+      stdout:
+        '\nX trunk CI · 1234\nTriggered via push about 59 minutes ago\n\nJOBS\nX sad job in 4m34s (ID 20)\n  ✓ barf the quux\n  X quux the barf\n\nANNOTATIONS\nX the job is sad\nsad job: blaze.py#420\n\n\nTo see what failed, try: gh run view 1234 --log-failed\nView this run on GitHub: https://github.com/runs/1234\n',
+      stderr: '',
+    });
+    expect(port.reads.map((read) => read.path)).toEqual([
+      RUN,
+      WORKFLOW,
+      JOBS,
+      PULLS,
+      `${RUN}/artifacts`,
+      '/repos/OWNER/REPO/check-runs/20/annotations',
+    ]);
+    expect(port.reads[3]?.query).toEqual({
+      state: 'all',
+      sort: 'created',
+      direction: 'desc',
+      per_page: '100',
+      page: '1',
+    });
+    // Without --exit-status the same bytes exit 0.
+    const plain = createFakeRunPort(
+      summaryAnswers(1234, FAILED_RUN, [FAILED_JOB], {
+        '/repos/OWNER/REPO/check-runs/20/annotations': { body: FAILED_JOB_ANNOTATIONS },
+      }),
+    );
+    expect(await runRunView(plain, plan(['1234']), options)).toMatchObject({ code: 0 });
+  });
+
+  it('view_test.go "with artifacts": no jobs, expired badge, the generic job hint', async () => {
+    const port = createFakeRunPort(
+      summaryAnswers(3, restRun(3, 'completed', 'success'), [], {
+        '/repos/OWNER/REPO/actions/runs/3/artifacts': {
+          body: {
+            total_count: 3,
+            artifacts: [
+              { name: 'artifact-1', expired: false },
+              { name: 'artifact-2', expired: true },
+              { name: 'artifact-3', expired: false },
+            ],
+          },
+        },
+      }),
+    );
+    expect(await runRunView(port, plan(['3']), options)).toMatchObject({
+      code: 0,
+      stdout:
+        '\n✓ trunk CI · 3\nTriggered via push about 59 minutes ago\n\nJOBS\n\n\nARTIFACTS\nartifact-1\nartifact-2 (expired)\nartifact-3\n\nFor more information about a job, try: gh run view --job=<job-id>\nView this run on GitHub: https://github.com/runs/3\n',
+    });
+  });
+
+  it('view_test.go "hide job header, startup_failure": the workflow file issue text', async () => {
+    const port = createFakeRunPort(
+      summaryAnswers(123, restRun(123, 'completed', 'startup_failure'), []),
+    );
+    expect(await runRunView(port, plan(['123'], { 'exit-status': ['true'] }), options)).toEqual({
+      kind: 'done',
+      code: 1,
+      stdout:
+        '\nX trunk CI · 123\nTriggered via push about 59 minutes ago\n\nX This run likely failed because of a workflow file issue.\n\nFor more information, see: https://github.com/runs/123\n',
+      stderr: '',
+    });
+  });
+
+  it('--verbose lists a successful job’s steps; one job names its id in the hint', async () => {
+    const port = createFakeRunPort(
+      summaryAnswers(3, restRun(3, 'completed', 'success'), [SUCCESSFUL_JOB]),
+    );
+    const outcome = await runRunView(port, plan(['3'], { verbose: ['true'] }), options);
+    expect(outcome).toMatchObject({
+      stdout:
+        '\n✓ trunk CI · 3\nTriggered via push about 59 minutes ago\n\nJOBS\n✓ cool job in 4m34s (ID 10)\n  ✓ fob the barz\n  ✓ barz the fob\n\nFor more information about the job, try: gh run view --job=10\nView this run on GitHub: https://github.com/runs/3\n',
+    });
+  });
+
+  it.each([
+    [
+      'the newest PR of the branch is the run’s',
+      [pull(42, 'trunk', '2021-02-01T00:00:00Z'), pull(7, 'trunk', '2021-01-01T00:00:00Z', 'fork')],
+      ' OWNER/REPO#42',
+    ],
+    [
+      'the newest PR of the branch is a fork’s',
+      [
+        pull(43, 'trunk', '2021-02-02T00:00:00Z', 'fork'),
+        pull(42, 'trunk', '2021-02-01T00:00:00Z'),
+      ],
+      '',
+    ],
+    ['no PR of the branch', [pull(42, 'main', '2021-02-01T00:00:00Z')], ''],
+  ])('PR number (gh’s GraphQL headRefName lookup): %s', async (_name, pulls, suffix) => {
+    const port = createFakeRunPort(
+      summaryAnswers(3, restRun(3, 'completed', 'success'), [], {
+        [`${PULLS}?page=1`]: { body: pulls, route: 'pr_list' },
+      }),
+    );
+    const outcome = await runRunView(port, plan(['3']), options);
+    expect(outcome.kind === 'done' && outcome.stdout.split('\n')[1]).toBe(
+      `✓ trunk CI${suffix} · 3`,
+    );
+  });
+
+  it('two PRs of the branch created in the same second (GraphQL’s order unproved) run gh', async () => {
+    const port = createFakeRunPort(
+      summaryAnswers(3, restRun(3, 'completed', 'success'), [], {
+        [`${PULLS}?page=1`]: {
+          body: [
+            pull(43, 'trunk', '2021-02-01T00:00:00Z', 'fork'),
+            pull(42, 'trunk', '2021-02-01T00:00:00Z'),
+          ],
+        },
+      }),
+    );
+    expect(await runRunView(port, plan(['3']), options)).toEqual({
+      kind: 'delegate',
+      reason: 'unsupported_shape',
+    });
+  });
+
+  it('a PR scan past 10 pages, or annotations answering 403, runs gh', async () => {
+    const next = { link: `<https://api.github.com${PULLS}?page=2>; rel="next"` };
+    const pages: Record<string, FakeAnswer> = {};
+    for (let page = 1; page <= 10; page += 1) {
+      pages[`${PULLS}?page=${String(page)}`] = {
+        body: [pull(page, 'other', '2021-01-01T00:00:00Z')],
+        ...next,
+      };
+    }
+    const port = createFakeRunPort(
+      summaryAnswers(3, restRun(3, 'completed', 'success'), [], pages),
+    );
+    expect(await runRunView(port, plan(['3']), options)).toMatchObject({ kind: 'delegate' });
+    expect(port.reads.filter((read) => read.path === PULLS)).toHaveLength(10);
+
+    const forbidden = createFakeRunPort(
+      summaryAnswers(1234, FAILED_RUN, [FAILED_JOB], {
+        '/repos/OWNER/REPO/check-runs/20/annotations': {
+          status: 403,
+          text: '{"message":"Resource not accessible"}',
+        },
+      }),
+    );
+    expect(await runRunView(forbidden, plan(['1234']), options)).toMatchObject({
+      kind: 'delegate',
+    });
+  });
+
+  it('a missing run: gh’s error; a cached PR list notes route pr_list', async () => {
+    const missing = createFakeRunPort({ [RUN]: { status: 404, text: '{"message":"Not Found"}' } });
+    expect(await runRunView(missing, plan(['1234']), options)).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('failed to get run: HTTP 404: Not Found'),
+    });
+    const stale = createFakeRunPort(
+      summaryAnswers(3, restRun(3, 'completed', 'success'), [], {
+        [`${PULLS}?page=1`]: { body: [], route: 'pr_list', cache: 'stale' },
+      }),
+    );
+    expect(await runRunView(stale, plan(['3']), options)).toMatchObject({
+      code: 0,
+      stderr: expect.stringContaining('relay: pr_list served stale'),
+    });
   });
 });

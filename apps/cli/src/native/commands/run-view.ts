@@ -1,31 +1,24 @@
 import { parseGoInt } from '../argv/go-int-option.js';
 import type { ServePlan } from '../argv/native-plan.js';
-import type { GhRepository } from '../argv/repo-selector.js';
 import { delegated, printed, writeExport } from '../export/export-output.js';
 import type { JqRunner } from '../export/export-output.js';
 import { exportFields } from '../export/json-export-writer.js';
 import { formatJsonFieldError, selectJsonFields } from '../export/json-field-catalogue.js';
-import { decodeRestJob, decodeRestRun, runFieldValue } from '../export/run-export.js';
-import type { GoJob, GoRun } from '../export/run-export.js';
+import { runFieldValue } from '../export/run-export.js';
+import type { GoJob } from '../export/run-export.js';
 import type { RelayPort } from '../relay-port.js';
-import { formatGhHttpErrorText } from './gh-http-error.js';
 import { finishActionsOutcome } from './run-outcome.js';
-import {
-  EnvelopeLog,
-  UNPROVED,
-  ghApiUrl,
-  okJsonBody,
-  readWorkflow,
-  repoApiPath,
-  stopOutcome,
-} from './run-reads.js';
-import type { ActionsOutcome, ReadStep } from './run-reads.js';
+import { EnvelopeLog, readJobs, readRun, readWorkflow, stopOutcome } from './run-reads.js';
+import type { ActionsOutcome } from './run-reads.js';
+import { runSummary } from './run-view-summary.js';
 import type { ServedCommand } from './served-command.js';
 
 /** What `run view` reads besides the port. */
 export interface RunViewOptions {
   readonly jq: JqRunner;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** The command's clock (ms since the epoch): the summary's fuzzy age. */
+  readonly now: number;
 }
 
 /** Run ids the relay reads as gh sends them: canonical decimal, exact in JavaScript. */
@@ -46,75 +39,6 @@ function checkAttempt(flags: ServePlan['flags']): ActionsOutcome | undefined {
   const value = /^[+-]/.test(raw) ? undefined : parseGoInt(raw);
   if (value === undefined) return delegated('invalid_usage');
   return value === 0n ? undefined : delegated('unsupported_flag');
-}
-
-/**
- * The run (gh's `shared.GetRun`, route run_view): a 404 is gh's
- * `failed to get run: HTTP 404: …` (exit 1).
- */
-async function readRun(
-  port: RelayPort,
-  repo: GhRepository,
-  id: string,
-  log: EnvelopeLog,
-): Promise<ReadStep<GoRun>> {
-  const rest = `/actions/runs/${id}`;
-  const result = await port.read({
-    path: `${repoApiPath(repo)}${rest}`,
-    query: { exclude_pull_requests: 'true' },
-  });
-  if (result.kind === 'fallback') return result;
-  const { envelope } = result;
-  log.add(envelope);
-  if (envelope.status === 404) {
-    const url = ghApiUrl(repo, `${rest}?exclude_pull_requests=true`);
-    return {
-      kind: 'error',
-      stderr: `failed to get run: ${formatGhHttpErrorText(envelope, url)}\n`,
-    };
-  }
-  const run = decodeRestRun(okJsonBody(envelope));
-  return run === undefined || String(run.id) !== id ? UNPROVED : { kind: 'ok', value: run };
-}
-
-/**
- * The run's jobs (gh's `shared.GetJobs`, route run_jobs): gh reads the run's `jobs_url` with
- * `per_page=100` and follows `Link`; the relay reads one page and serves it only when it
- * holds every job (`total_count` equal to the page, no next page: SPEC.md client rule 10).
- */
-async function readJobs(
-  port: RelayPort,
-  repo: GhRepository,
-  run: GoRun,
-  log: EnvelopeLog,
-): Promise<ReadStep<readonly GoJob[]>> {
-  const path = `${repoApiPath(repo)}/actions/runs/${String(run.id)}/jobs`;
-  if (!jobsUrlNames(run.jobsUrl, path)) return UNPROVED;
-  const result = await port.read({ path, query: { per_page: '100' } });
-  if (result.kind === 'fallback') return result;
-  log.add(result.envelope);
-  const body = okJsonBody(result.envelope);
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return UNPROVED;
-  const { total_count: total, jobs: items } = body as Record<string, unknown>;
-  if (!Array.isArray(items) || total !== items.length || items.length > 100) return UNPROVED;
-  const jobs: GoJob[] = [];
-  for (const item of items as unknown[]) {
-    const job = decodeRestJob(item);
-    if (job === undefined) return UNPROVED;
-    jobs.push(job);
-  }
-  return { kind: 'ok', value: jobs };
-}
-
-/** Whether the run's `jobs_url` is the jobs path of the same run and repository. */
-function jobsUrlNames(jobsUrl: string, path: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(jobsUrl);
-  } catch {
-    return false;
-  }
-  return url.search === '' && url.pathname.toLowerCase() === path.toLowerCase();
 }
 
 /**
@@ -152,10 +76,17 @@ export async function runRunView(
   if (id === undefined) return delegated('invalid_usage');
   if (isOn(flags, 'log') || isOn(flags, 'log-failed')) return delegated('unsupported_flag');
   const selected = selection.value;
-  if (selected.kind === 'human') return delegated('unsupported_shape');
-  if (!RUN_ID.test(id) || !Number.isSafeInteger(Number(id))) return { kind: 'run_export' };
   const repo = plan.repo?.repo;
   if (repo === undefined) return delegated('unsupported_shape');
+  if (selected.kind === 'human') {
+    if (!RUN_ID.test(id)) return delegated('unsupported_shape');
+    return runSummary(port, repo, id, {
+      ...options,
+      verbose: isOn(flags, 'verbose'),
+      exitStatus: isOn(flags, 'exit-status'),
+    });
+  }
+  if (!RUN_ID.test(id) || !Number.isSafeInteger(Number(id))) return { kind: 'run_export' };
   const log = new EnvelopeLog();
 
   const run = await readRun(port, repo, id, log);
@@ -192,6 +123,7 @@ export const RUN_VIEW_COMMAND: ServedCommand = {
     const outcome = await runRunView(createSessionRelayPort(deps), plan, {
       jq: createJqRunner(deps),
       env: deps.env,
+      now: deps.now(),
     });
     return finishActionsOutcome(deps, output, argv, outcome);
   },

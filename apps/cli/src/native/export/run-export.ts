@@ -56,6 +56,10 @@ export interface GoRun {
   readonly headCommitMessage: string;
   readonly headSha: string;
   readonly url: string;
+  /** `head_repository.owner.login` (`""` when absent), for gh's PR lookup. */
+  readonly headRepositoryOwner: string;
+  /** `head_repository.name` (`""` when absent). */
+  readonly headRepositoryName: string;
 }
 
 /** A workflow after gh's `workflow/shared.Workflow` decoding. */
@@ -138,6 +142,10 @@ export function decodeRestRun(value: unknown): GoRun | undefined {
   if (!isProvable(value)) return undefined;
   const commit = value.head_commit;
   if (commit !== undefined && commit !== null && !isRecord(commit)) return undefined;
+  const head = value.head_repository;
+  if (head !== undefined && head !== null && !isRecord(head)) return undefined;
+  const owner = isRecord(head) ? head.owner : undefined;
+  if (owner !== undefined && owner !== null && !isRecord(owner)) return undefined;
   return all({
     name: goString(value.name),
     displayTitle: goString(value.display_title),
@@ -156,6 +164,8 @@ export function decodeRestRun(value: unknown): GoRun | undefined {
     headCommitMessage: goString(isRecord(commit) ? commit.message : undefined),
     headSha: goString(value.head_sha),
     url: goString(value.html_url),
+    headRepositoryOwner: goString(isRecord(owner) ? owner.login : undefined),
+    headRepositoryName: goString(isRecord(head) ? head.name : undefined),
   });
 }
 

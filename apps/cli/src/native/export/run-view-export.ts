@@ -1,0 +1,211 @@
+import { hasEscapeDependentControl } from './release-export.js';
+import { formatGoSeconds, hasUnsafeInteger, runStartedTime } from './run-export.js';
+import type { GoJob, GoRun } from './run-export.js';
+import type { GoTime } from './release-export.js';
+
+/** One check-run annotation after gh's `shared.Annotation` decoding. */
+export interface GoAnnotation {
+  readonly jobName: string;
+  readonly message: string;
+  readonly path: string;
+  readonly level: string;
+  readonly startLine: number;
+}
+
+/** One artifact after gh's `shared.Artifact` decoding (the fields `run view` prints). */
+export interface GoArtifact {
+  readonly name: string;
+  readonly expired: boolean;
+}
+
+function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const stringOf = (value: unknown): string | undefined =>
+  value === undefined || value === null ? '' : typeof value === 'string' ? value : undefined;
+
+/**
+ * Decodes a (sanitized) `/check-runs/{id}/annotations` answer into gh's annotations of `job`;
+ * `undefined` when Go would decode it differently or fail (a `null` item panics gh).
+ */
+export function decodeRestAnnotations(
+  value: unknown,
+  jobName: string,
+): readonly GoAnnotation[] | undefined {
+  if (!Array.isArray(value) || hasUnsafeInteger(value) || hasEscapeDependentControl(value)) {
+    return undefined;
+  }
+  const out: GoAnnotation[] = [];
+  for (const item of value as unknown[]) {
+    if (!isRecord(item)) return undefined;
+    const message = stringOf(item.message);
+    const path = stringOf(item.path);
+    const level = stringOf(item.annotation_level);
+    const line = item.start_line ?? 0;
+    if (message === undefined || path === undefined || level === undefined) return undefined;
+    if (typeof line !== 'number' || !Number.isSafeInteger(line)) return undefined;
+    out.push({ jobName, message, path, level, startLine: line });
+  }
+  return out;
+}
+
+/** Decodes one page of `/actions/runs/{id}/artifacts` (`{artifacts: […]}`); `undefined` as above. */
+export function decodeRestArtifacts(value: unknown): readonly GoArtifact[] | undefined {
+  if (!isRecord(value) || hasUnsafeInteger(value) || hasEscapeDependentControl(value)) {
+    return undefined;
+  }
+  const items = value.artifacts ?? [];
+  if (!Array.isArray(items)) return undefined;
+  const out: GoArtifact[] = [];
+  for (const item of items as unknown[]) {
+    if (!isRecord(item)) return undefined;
+    const name = stringOf(item.name);
+    const expired = item.expired ?? false;
+    if (name === undefined || typeof expired !== 'boolean') return undefined;
+    out.push({ name, expired });
+  }
+  return out;
+}
+
+/** gh's `IsFailureState`: the conclusions `--exit-status` fails on. */
+export function isFailureState(conclusion: string): boolean {
+  return ['action_required', 'failure', 'startup_failure', 'timed_out'].includes(conclusion);
+}
+
+/** gh's `shared.Symbol` without colour: `✓`, `-` (skipped, neutral), `X`, or `*` unfinished. */
+export function runSymbol(status: string, conclusion: string): string {
+  if (status !== 'completed') return '*';
+  if (conclusion === 'success') return '✓';
+  if (conclusion === 'skipped' || conclusion === 'neutral') return '-';
+  return 'X';
+}
+
+/**
+ * go-gh's `text.RelativeTimeAgo(now, then)` (gh's `FuzzyAgo`): `less than a minute ago`,
+ * `about N minute(s)/hour(s)/day(s)/month(s)/year(s) ago`, truncating each unit.
+ */
+export function formatFuzzyAgo(nowMillis: number, thenMillis: number): string {
+  const ago = nowMillis - thenMillis;
+  const minute = 60_000;
+  const hour = 60 * minute;
+  const day = 24 * hour;
+  const about = (amount: number, unit: string) =>
+    `about ${String(amount)} ${unit}${amount === 1 ? '' : 's'} ago`;
+  if (ago < minute) return 'less than a minute ago';
+  if (ago < hour) return about(Math.trunc(ago / minute), 'minute');
+  if (ago < day) return about(Math.trunc(ago / hour), 'hour');
+  if (ago < 30 * day) return about(Math.trunc(Math.trunc(ago / hour) / 24), 'day');
+  if (ago < 365 * day) return about(Math.trunc(Math.trunc(ago / hour) / 24 / 30), 'month');
+  return about(Math.trunc(ago / hour / 24 / 365), 'year');
+}
+
+/** A Go time in epoch milliseconds, and whether it holds a fraction of a second. */
+function toMillis(time: GoTime): { readonly millis: number; readonly fraction: boolean } {
+  const match = /^(.*?)(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.exec(time.json);
+  const millis = Date.parse(`${match?.[1] ?? ''}${match?.[3] ?? 'Z'}`);
+  return { millis, fraction: match?.[2] !== undefined };
+}
+
+/**
+ * A job's ` in <duration>` (gh's `RenderJobs`: `completed_at − started_at` as
+ * `Duration.String()`, nothing when negative); `undefined` for a fraction of a second, which
+ * this module does not print as Go does.
+ */
+export function formatJobElapsed(job: GoJob): string | undefined {
+  const start = toMillis(job.startedAt);
+  const end = toMillis(job.completedAt);
+  if (start.fraction || end.fraction) return undefined;
+  // Go's Sub saturates; a zero completion (unfinished) is far in the past: negative.
+  const elapsed = end.millis - start.millis;
+  if (elapsed < 0) return '';
+  return ` in ${formatGoSeconds(BigInt(elapsed / 1000))}`;
+}
+
+/** What gh's `run view <id>` prints, gathered. */
+export interface RunSummary {
+  readonly run: GoRun;
+  readonly workflowName: string;
+  /** The PR of the run's head branch (gh's `PullRequestForRun`), if any. */
+  readonly prNumber: number | undefined;
+  /** `OWNER/REPO` as gh names the base repository. */
+  readonly repoFullName: string;
+  readonly jobs: readonly GoJob[];
+  readonly annotations: readonly GoAnnotation[];
+  readonly artifacts: readonly GoArtifact[];
+  /** `--verbose`: every job's steps. */
+  readonly verbose: boolean;
+}
+
+/** The bytes and the `--exit-status` verdict of a summary. */
+export interface RenderedRunSummary {
+  readonly text: string;
+  /** Whether `--exit-status` exits 1 (gh's SilentError). */
+  readonly failed: boolean;
+}
+
+/**
+ * `gh run view <id>` without a terminal (cli/cli v2.60.0 `runView`, no `--job`): a blank line,
+ * `RenderRunHeader` (`<symbol> <branch> <workflow>[ OWNER/REPO#PR] · <id>`,
+ * `Triggered via <event> <fuzzy age>`), then the workflow-file-issue text for a failed run
+ * without jobs or a startup failure, else `JOBS` with `RenderJobs` (steps when `--verbose` or
+ * the job failed), `ANNOTATIONS`, `ARTIFACTS` (` (expired)`), the hint line and
+ * `View this run on GitHub: <url>`. `undefined` when a job's duration has a fraction of a
+ * second.
+ *
+ * @param nowMillis - the command's clock, for the fuzzy age
+ */
+export function renderRunSummary(
+  summary: RunSummary,
+  nowMillis: number,
+): RenderedRunSummary | undefined {
+  const { run, jobs } = summary;
+  const pr =
+    summary.prNumber === undefined ? '' : ` ${summary.repoFullName}#${String(summary.prNumber)}`;
+  const ago = formatFuzzyAgo(nowMillis, toMillis(runStartedTime(run)).millis);
+  let out = '\n';
+  out += `${runSymbol(run.status, run.conclusion)} ${run.headBranch} ${summary.workflowName}${pr} · ${String(run.id)}\n`;
+  out += `Triggered via ${run.event} ${ago}\n\n`;
+  if ((jobs.length === 0 && run.conclusion === 'failure') || run.conclusion === 'startup_failure') {
+    out += 'X This run likely failed because of a workflow file issue.\n\n';
+    out += `For more information, see: ${run.url}\n`;
+    return { text: out, failed: true };
+  }
+  const lines: string[] = [];
+  for (const job of jobs) {
+    const elapsed = formatJobElapsed(job);
+    if (elapsed === undefined) return undefined;
+    lines.push(
+      `${runSymbol(job.status, job.conclusion)} ${job.name}${elapsed} (ID ${String(job.id)})`,
+    );
+    if (summary.verbose || isFailureState(job.conclusion)) {
+      for (const step of job.steps)
+        lines.push(`  ${runSymbol(step.status, step.conclusion)} ${step.name}`);
+    }
+  }
+  out += `JOBS\n${lines.join('\n')}\n`;
+  if (summary.annotations.length > 0) {
+    const rendered = summary.annotations.map((a) => {
+      const symbol = a.level === 'failure' ? 'X' : a.level === 'warning' ? '!' : '-';
+      return `${symbol} ${a.message}\n${a.jobName}: ${a.path}#${String(a.startLine)}\n`;
+    });
+    out += `\nANNOTATIONS\n${rendered.join('\n')}\n`;
+  }
+  if (summary.artifacts.length > 0) {
+    out += '\nARTIFACTS\n';
+    for (const artifact of summary.artifacts) {
+      out += `${artifact.name}${artifact.expired ? ' (expired)' : ''}\n`;
+    }
+  }
+  out += '\n';
+  const [only] = jobs;
+  if (isFailureState(run.conclusion)) {
+    out += `To see what failed, try: gh run view ${String(run.id)} --log-failed\n`;
+  } else if (jobs.length === 1 && only !== undefined) {
+    out += `For more information about the job, try: gh run view --job=${String(only.id)}\n`;
+  } else {
+    out += 'For more information about a job, try: gh run view --job=<job-id>\n';
+  }
+  out += `View this run on GitHub: ${run.url}\n`;
+  return { text: out, failed: isFailureState(run.conclusion) };
+}
