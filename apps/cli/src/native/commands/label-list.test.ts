@@ -83,7 +83,7 @@ describe('gh label list through the relay port', () => {
     ]);
     const outcome = await runLabelList(
       port,
-      { flags: { order: ['desc'], limit: ['0x2'] }, repo: REPO },
+      { flags: { order: ['Desc'], limit: ['0x2'] }, repo: REPO },
       noJq,
     );
     expect(outcome).toMatchObject({

@@ -42,8 +42,9 @@ export async function runLabelList(
   }
   const limit = parseLimitOption(flags.limit, LABEL_LIST_DEFAULT_LIMIT);
   if (!limit.ok) return delegated(limit.reason);
-  const order = flags.order?.at(-1);
-  const sort = flags.sort?.at(-1);
+  // gh's enum flags take any case; gh upper-cases both for GraphQL's orderBy.
+  const order = flags.order?.at(-1)?.toLowerCase();
+  const sort = flags.sort?.at(-1)?.toLowerCase();
   if (order !== undefined && order !== 'asc' && order !== 'desc') return delegated('invalid_usage');
   if (sort !== undefined && sort !== 'created' && sort !== 'name')
     return delegated('invalid_usage');

@@ -152,7 +152,7 @@ describe('gh release list through the relay port', () => {
         flags: {
           'exclude-drafts': ['true'],
           'exclude-pre-releases': ['true'],
-          order: ['asc'],
+          order: ['ASC'],
           limit: ['1'],
         },
         repo: REPO,

@@ -72,7 +72,8 @@ export async function runReleaseList(
   }
   const limit = parseLimitOption(flags.limit, RELEASE_LIST_DEFAULT_LIMIT);
   if (!limit.ok) return delegated(limit.reason);
-  const order = flags.order?.at(-1) ?? 'desc';
+  // gh's enum flag takes any case; gh upper-cases it for GraphQL's direction.
+  const order = (flags.order?.at(-1) ?? 'desc').toLowerCase();
   if (order !== 'asc' && order !== 'desc') return delegated('invalid_usage');
   const repo = plan.repo?.repo;
   if (repo === undefined) return delegated('unsupported_shape');
