@@ -6,6 +6,8 @@
 
 import { ACTIONS_COMMAND_FLAGS } from './gh-command-table-actions.js';
 import type { ActionsCommandName } from './gh-command-table-actions.js';
+import { SEARCH_COMMAND_FLAGS } from './gh-command-table-search.js';
+import type { SearchCommandName } from './gh-command-table-search.js';
 
 /**
  * How pflag reads and shows a flag's value: `bool` (pflag's BoolVar), `nilBool` (gh's
@@ -54,7 +56,8 @@ export type ServedCommandName =
   | 'release list'
   | 'release view'
   | 'label list'
-  | ActionsCommandName;
+  | ActionsCommandName
+  | SearchCommandName;
 
 /**
  * How cobra checks a command's positional arguments (its `Args`), each failing with its own
@@ -302,6 +305,7 @@ export const SERVED_COMMAND_FLAGS: Readonly<Record<ServedCommandName, GhCommandS
     repoOverride: true,
   },
   ...ACTIONS_COMMAND_FLAGS,
+  ...SEARCH_COMMAND_FLAGS,
 };
 
 /** What gh has under one command group: its read verbs, its write verbs, its sub-groups. */

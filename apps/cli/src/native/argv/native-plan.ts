@@ -19,6 +19,7 @@ import {
   SERVED_COMMAND_FLAGS,
 } from './gh-command-table.js';
 import type { ServedCommandName } from './gh-command-table.js';
+import { selectsNoRepository } from './gh-command-table-search.js';
 import {
   GITHUB_HOST,
   parseRepoSelector,
@@ -354,7 +355,7 @@ export function needsGitRemotes(
   context: Omit<NativePlanContext, 'gitRemotes'>,
 ): boolean {
   const found = parseCommand(argv, { ...context, gitRemotes: [] });
-  if (found.kind !== 'parsed') return false;
+  if (found.kind !== 'parsed' || selectsNoRepository(found.command)) return false;
   if (found.command === 'repo view') return found.parsed.args.length === 0;
   const flag = lastFlagValue(found.parsed, 'repo');
   const ghRepo = context.env.GH_REPO;
@@ -386,6 +387,10 @@ export function planNativeInvocation(
   if (found.kind === 'delegate' || found.kind === 'fail') return found;
   if (found.kind === 'api') {
     return { kind: 'serve', command: 'api', args: found.rest, flags: {}, repo: undefined };
+  }
+  const { command, parsed } = found;
+  if (selectsNoRepository(command)) {
+    return { kind: 'serve', command, args: parsed.args, flags: parsed.flags, repo: undefined };
   }
   const repo = selectCommandRepo(found.command, found.parsed, context);
   if (!('ok' in repo)) {

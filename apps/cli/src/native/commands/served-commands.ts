@@ -8,6 +8,7 @@ import type { ServedCommandLoader } from './served-command.js';
  */
 export const SERVED_COMMANDS: Readonly<Partial<Record<ServedCommandName, ServedCommandLoader>>> = {
   api: async () => (await import('./api.js')).API_COMMAND,
+  'gist view': async () => (await import('./gist-view.js')).GIST_VIEW_COMMAND,
   'issue list': async () => (await import('./issue-list.js')).ISSUE_LIST_COMMAND,
   'issue view': async () => (await import('./issue-view.js')).ISSUE_VIEW_COMMAND,
   'label list': async () => (await import('./label-list.js')).LABEL_LIST_COMMAND,
@@ -16,6 +17,11 @@ export const SERVED_COMMANDS: Readonly<Partial<Record<ServedCommandName, ServedC
   'pr view': async () => (await import('./pr-view.js')).PR_VIEW_COMMAND,
   'release list': async () => (await import('./release-list.js')).RELEASE_LIST_COMMAND,
   'repo view': async () => (await import('./repo-view.js')).REPO_VIEW_COMMAND,
+  'search code': async () => (await import('./search-code.js')).SEARCH_CODE_COMMAND,
+  'search commits': async () => (await import('./search-commits.js')).SEARCH_COMMITS_COMMAND,
+  'search issues': async () => (await import('./search-issues.js')).SEARCH_ISSUES_COMMAND,
+  'search prs': async () => (await import('./search-prs.js')).SEARCH_PRS_COMMAND,
+  'search repos': async () => (await import('./search-repos.js')).SEARCH_REPOS_COMMAND,
   'run list': async () => (await import('./run-list.js')).RUN_LIST_COMMAND,
   'run view': async () => (await import('./run-view.js')).RUN_VIEW_COMMAND,
   'workflow list': async () => (await import('./workflow-list.js')).WORKFLOW_LIST_COMMAND,

@@ -1,5 +1,12 @@
 import { compareBytes } from './go-json-encoder.js';
 import {
+  SEARCH_CODE_JSON_FIELDS,
+  SEARCH_COMMIT_JSON_FIELDS,
+  SEARCH_ISSUE_JSON_FIELDS,
+  SEARCH_PR_JSON_FIELDS,
+  SEARCH_REPO_JSON_FIELDS,
+} from './search-json-fields.js';
+import {
   RUN_LIST_JSON_FIELDS,
   RUN_VIEW_JSON_FIELDS,
   WORKFLOW_LIST_JSON_FIELDS,
@@ -100,6 +107,11 @@ export const JSON_FIELD_CATALOGUES = {
     'updatedAt',
     'url',
   ],
+  'search issues': SEARCH_ISSUE_JSON_FIELDS,
+  'search prs': SEARCH_PR_JSON_FIELDS,
+  'search repos': SEARCH_REPO_JSON_FIELDS,
+  'search code': SEARCH_CODE_JSON_FIELDS,
+  'search commits': SEARCH_COMMIT_JSON_FIELDS,
   'release list': [
     'name',
     'tagName',
