@@ -44,15 +44,15 @@ const text = (name: string, short: string | undefined, usage: string): GhFlagSpe
 const list = (name: string, short: string | undefined, usage: string): GhFlagSpec =>
   declare(name, { ...shortOf(short), type: 'stringSlice', usage, defaultValue: '[]' });
 /**
- * gh's `cmdutil.StringSliceEnumFlag`: pflag shows it as `strings` with no default. Parsed as
- * a string slice (gh's own value check is not reproduced: any use of these qualifier flags
- * runs gh).
+ * gh's `cmdutil.StringSliceEnumFlag`: pflag shows it as `strings` with no default (its empty
+ * `DefValue` is a zero value, written `[]` here as for every slice). Parsed as a string slice
+ * (gh's own value check is not reproduced: any use of these qualifier flags runs gh).
  */
 const listOf = (name: string, values: readonly string[], usage: string): GhFlagSpec =>
   declare(name, {
     type: 'stringSlice',
     usage: `${usage}: {${values.join('|')}}`,
-    defaultValue: '',
+    defaultValue: '[]',
   });
 /** gh's `cmdutil.StringEnumFlag`. */
 const oneOf = (
