@@ -17,7 +17,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTempDir } from './cli-harness.js';
+import { createTempDir, startStubRelay } from './cli-harness.js';
+import type { StubRelay } from './cli-harness.js';
 
 /**
  * `relay install-shim` through the BUILT binary (tsdown into a directory of its own) in a
@@ -113,6 +114,15 @@ describe.skipIf(SKIP_WITHOUT_ZSH)(
     let home: string;
     let nativeBin: string;
     let env: Record<string, string>;
+    /** A relay login whose pool has an empty string-rewrite policy (client rule 15). */
+    let stub: StubRelay;
+
+    beforeAll(async () => {
+      stub = await startStubRelay(() => ({ status: 500, json: {} }));
+    });
+    afterAll(async () => {
+      await stub.close();
+    });
 
     const shimDir = () => join(home, '.local', 'share', 'relay', 'bin');
     const shim = () => join(shimDir(), 'gh');
@@ -145,6 +155,9 @@ describe.skipIf(SKIP_WITHOUT_ZSH)(
         SHELL: zsh,
         PATH: `${nativeBin}:${BASE_PATH}`,
         RELAY_QUIET_FALLBACK: '1',
+        RELAY_URL: stub.url,
+        RELAY_TOKEN: 'rly_test-token',
+        RELAY_POOL: 'team',
       };
     });
     afterEach(() => {
