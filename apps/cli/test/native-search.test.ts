@@ -1,0 +1,199 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toIsoSeconds } from '@relay/forge-sim';
+import type { ForgeSim } from '@relay/forge-sim';
+import { buildCli, runBinary, startRelayStack } from './relay-stack.js';
+import type { BuiltCli, RelayStack } from './relay-stack.js';
+
+/**
+ * `relay native search …` and `gist view --files` end to end: the BUILT binary against
+ * relay-server and @relay/forge-sim on loopback (routes search_issues, search_repositories,
+ * search_commits, gist_view). Expected bytes come from the forge's own records. Every run sets
+ * RELAY_NO_FALLBACK=1, so a hand-off to gh shows as a `fallback_local` failure naming why.
+ */
+let cli: BuiltCli;
+const relay = async (args: readonly string[], env: Record<string, string>) => {
+  const { stdoutBytes: _bytes, ...text } = await runBinary(cli.bin, args, env);
+  return text;
+};
+
+beforeAll(async () => {
+  cli = await buildCli('relay-search-cli');
+}, 120_000);
+afterAll(() => {
+  cli.remove();
+});
+
+describe('a pool that allows search', () => {
+  let stack: RelayStack;
+  let sim: ForgeSim;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    stack = await startRelayStack({ bin: cli.bin, env: () => ({ RELAY_NO_FALLBACK: '1' }) });
+    ({ sim, env } = stack);
+    // Before the first relayed read, so that the relay loads this policy.
+    await stack.server.database.db
+      .updateTable('pools')
+      .set({ policy_json: '{"allow_search":true}' })
+      .where('id', '=', 'team')
+      .execute();
+  }, 60_000);
+  afterAll(async () => {
+    await stack.close();
+  });
+
+  const widgets = () => {
+    const repo = sim.world.getRepo('acme', 'widgets');
+    if (repo === undefined) throw new Error('no acme/widgets');
+    return repo;
+  };
+
+  it('search issues: gh’s table of the matching issues, --json, and no results (silent, or [] with --json)', async () => {
+    const issue = [...widgets().issues.values()].find((i) => i.title === 'Widgets wobble');
+    if (issue === undefined) throw new Error('no issue');
+    const table = await relay(['native', 'search', 'issues', 'wobble', '-R', 'acme/widgets'], env);
+    expect(table).toMatchObject({ code: 0, stderr: '' });
+    expect(table.stdout).toBe(
+      `acme/widgets\t${issue.number}\topen\tWidgets wobble\tbug\t${toIsoSeconds(issue.updatedAt)}\n`,
+    );
+
+    const json = await relay(
+      [
+        'native',
+        'search',
+        'issues',
+        'wobble',
+        '--repo=acme/widgets',
+        '--state',
+        'open',
+        '--json',
+        'number,state,repository,isPullRequest',
+      ],
+      env,
+    );
+    expect(json).toMatchObject({ code: 0, stderr: '' });
+    expect(json.stdout).toBe(
+      `[{"isPullRequest":false,"number":${issue.number},"repository":{"name":"widgets","nameWithOwner":"acme/widgets"},"state":"open"}]\n`,
+    );
+
+    const none = await relay(
+      ['native', 'search', 'issues', 'nothingmatchesthis', '-R', 'acme/widgets'],
+      env,
+    );
+    expect(none).toEqual({ code: 0, stdout: '', stderr: '' });
+    const noneJson = await relay(
+      ['native', 'search', 'issues', 'nothingmatchesthis', '-R', 'acme/widgets', '--json', 'url'],
+      env,
+    );
+    expect(noneJson).toEqual({ code: 0, stdout: '[]\n', stderr: '' });
+  }, 60_000);
+
+  it('search prs: a merged pull request shows merged', async () => {
+    const pull = [...widgets().issues.values()].find((i) => i.title === 'Fix typo');
+    if (pull === undefined) throw new Error('no pull');
+    const table = await relay(['native', 'search', 'prs', 'typo', '-R', 'acme/widgets'], env);
+    expect(table).toMatchObject({ code: 0, stderr: '' });
+    expect(table.stdout).toBe(
+      `acme/widgets\t${pull.number}\tmerged\tFix typo\t\t${toIsoSeconds(pull.updatedAt)}\n`,
+    );
+  }, 60_000);
+
+  it('search repos and search commits (pooled-policy search routes)', async () => {
+    const repo = widgets();
+    const repos = await relay(['native', 'search', 'repos', 'everyone', '--limit', '1'], env);
+    expect(repos).toMatchObject({ code: 0, stderr: '' });
+    expect(repos.stdout).toBe(
+      `acme/widgets\tWidgets for everyone\tpublic\t${toIsoSeconds(repo.updatedAt)}\n`,
+    );
+
+    const commits = [...repo.commits.values()]
+      .filter((c) => c.message.includes('sprockets'))
+      .sort((a, b) => b.date - a.date);
+    expect(commits).toHaveLength(2);
+    const table = await relay(
+      ['native', 'search', 'commits', 'sprockets', '-R', 'acme/widgets'],
+      env,
+    );
+    expect(table).toMatchObject({ code: 0, stderr: '' });
+    expect(table.stdout).toBe(
+      commits
+        .map((c) => `acme/widgets\t${c.sha}\t${c.message}\t${c.author}\t${toIsoSeconds(c.date)}\n`)
+        .join(''),
+    );
+    const jq = await relay(
+      [
+        'native',
+        'search',
+        'commits',
+        'sprockets',
+        '-R',
+        'acme/widgets',
+        '--json',
+        'sha',
+        '--jq',
+        '.[].sha',
+      ],
+      env,
+    );
+    expect(jq).toMatchObject({ code: 0, stderr: '' });
+    expect(jq.stdout).toBe(commits.map((c) => `${c.sha}\n`).join(''));
+  }, 60_000);
+
+  it('gist view --files lists a public gist’s file names', async () => {
+    const gist = sim.world.gists().find((g) => g.description === 'hello gist');
+    if (gist === undefined) throw new Error('no gist');
+    const files = await relay(['native', 'gist', 'view', gist.id, '--files'], env);
+    expect(files).toEqual({ code: 0, stdout: 'hello.txt\n', stderr: '' });
+  }, 60_000);
+
+  it.each([
+    [
+      'a qualifier flag (--author)',
+      ['search', 'issues', 'x', '-R', 'acme/widgets', '--author', 'bob'],
+      'unsupported_flag',
+    ],
+    ['OR', ['search', 'issues', 'a', 'OR', 'b', '-R', 'acme/widgets'], 'unsupported_shape'],
+    [
+      'a quoted phrase',
+      ['search', 'prs', 'add sprockets', '-R', 'acme/widgets'],
+      'unsupported_shape',
+    ],
+    ['no repo qualifier', ['search', 'issues', 'wobble'], 'unsupported_shape'],
+    ['--limit above 100', ['search', 'repos', 'x', '-L', '101'], 'unsupported_flag'],
+    ['gist contents', ['gist', 'view', 'abc123'], 'unsupported_flag'],
+  ])(
+    'runs gh before any forge read: %s',
+    async (_name, argv, reason) => {
+      const before = sim.requests.entries.length;
+      const result = await relay(['native', ...argv], env);
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toContain(`reason ${reason}`);
+      expect(sim.requests.entries.length).toBe(before);
+    },
+    60_000,
+  );
+});
+
+describe('a pool without allow_search', () => {
+  let stack: RelayStack;
+
+  beforeAll(async () => {
+    stack = await startRelayStack({ bin: cli.bin, env: () => ({ RELAY_NO_FALLBACK: '1' }) });
+  }, 60_000);
+  afterAll(async () => {
+    await stack.close();
+  });
+
+  it('the token-free issue search still runs; a repository search is the relay’s search_denied', async () => {
+    const issues = await relay(
+      ['native', 'search', 'issues', 'wobble', '-R', 'acme/widgets', '--json', 'title'],
+      stack.env,
+    );
+    expect(issues).toEqual({ code: 0, stdout: '[{"title":"Widgets wobble"}]\n', stderr: '' });
+
+    const repos = await relay(['native', 'search', 'repos', 'widgets'], stack.env);
+    expect(repos.code).not.toBe(0);
+    expect(repos.stdout).toBe('');
+    expect(repos.stderr).toContain('search_denied');
+  }, 60_000);
+});
