@@ -1,13 +1,14 @@
 /**
  * The flag tables of gh's Actions reads that `relay native` serves (`run list`, `run view`,
- * `workflow list`, `workflow view`), read from cli/cli v2.60.0's `pkg/cmd/run/{list,view}`
+ * `run watch`, `workflow list`, `workflow view`), read from cli/cli v2.60.0's `pkg/cmd/run/{list,view,watch}`
  * and `pkg/cmd/workflow/{list,view}`. `gh-command-table.ts` spreads them into its
  * `SERVED_COMMAND_FLAGS`; this module imports only types from it (no import cycle at load).
  */
 import type { GhCommandSpec, GhFlagSpec } from './gh-command-table.js';
 
 /** The Actions commands `relay native` serves. */
-export type ActionsCommandName = 'run list' | 'run view' | 'workflow list' | 'workflow view';
+export type ActionsCommandName =
+  'run list' | 'run view' | 'run watch' | 'workflow list' | 'workflow view';
 
 const value = (name: string, short?: string): GhFlagSpec =>
   short === undefined
@@ -77,6 +78,13 @@ export const ACTIONS_COMMAND_FLAGS: Readonly<Record<ActionsCommandName, GhComman
       ...ACTIONS_JSON_FLAGS,
     ],
     // gh's `run view` takes no argument when `--job` names the job (checked by the command).
+    minArgs: 0,
+    maxArgs: 1,
+    repoOverride: true,
+  },
+  'run watch': {
+    flags: [bool('exit-status'), value('interval', 'i')],
+    // Without an argument gh prompts, or fails without a terminal (checked by the command).
     minArgs: 0,
     maxArgs: 1,
     repoOverride: true,

@@ -1,4 +1,4 @@
-import type { RelayEnvelope } from '@relay/protocol';
+import type { FallbackReason, RelayEnvelope } from '@relay/protocol';
 import type { RelayPort, RelayRead } from '../relay-port.js';
 
 /**
@@ -12,6 +12,8 @@ export interface FakeRunPort extends RelayPort {
 
 /** One relay answer; `text` bodies are parsed as the relay's client parses envelopes. */
 export interface FakeAnswer {
+  /** The relay answers `fallback_local` with this reason. */
+  readonly fallback?: FallbackReason;
   readonly body?: unknown;
   /** The JSON text of the body (parsed with `JSON.parse`, as the wire does). */
   readonly text?: string;
@@ -71,6 +73,8 @@ export function createFakeRunPort(
       const entry = answers[key];
       const answer = Array.isArray(entry) ? (entry as readonly FakeAnswer[])[index] : entry;
       if (answer === undefined) return Promise.reject(new Error(`unexpected read of ${key}`));
+      const { fallback } = answer as FakeAnswer;
+      if (fallback !== undefined) return Promise.resolve({ kind: 'fallback', reason: fallback });
       return Promise.resolve({ kind: 'served', envelope: fakeEnvelope(answer as FakeAnswer) });
     },
   };

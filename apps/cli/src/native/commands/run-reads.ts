@@ -275,11 +275,13 @@ export async function readRun(
   repo: GhRepository,
   id: string,
   log: EnvelopeLog,
+  headers?: Readonly<Record<string, string>>,
 ): Promise<ReadStep<GoRun>> {
   const rest = `/actions/runs/${id}`;
   const result = await port.read({
     path: `${repoApiPath(repo)}${rest}`,
     query: { exclude_pull_requests: 'true' },
+    ...(headers === undefined ? {} : { headers }),
   });
   if (result.kind === 'fallback') return result;
   const { envelope } = result;
@@ -305,10 +307,15 @@ export async function readJobs(
   repo: GhRepository,
   run: GoRun,
   log: EnvelopeLog,
+  headers?: Readonly<Record<string, string>>,
 ): Promise<ReadStep<readonly GoJob[]>> {
   const path = `${repoApiPath(repo)}/actions/runs/${String(run.id)}/jobs`;
   if (!jobsUrlNames(run.jobsUrl, path)) return UNPROVED;
-  const result = await port.read({ path, query: { per_page: '100' } });
+  const result = await port.read({
+    path,
+    query: { per_page: '100' },
+    ...(headers === undefined ? {} : { headers }),
+  });
   if (result.kind === 'fallback') return result;
   log.add(result.envelope);
   const body = okJsonBody(result.envelope);

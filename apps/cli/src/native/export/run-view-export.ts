@@ -160,37 +160,15 @@ export function renderRunSummary(
   nowMillis: number,
 ): RenderedRunSummary | undefined {
   const { run, jobs } = summary;
-  const pr =
-    summary.prNumber === undefined ? '' : ` ${summary.repoFullName}#${String(summary.prNumber)}`;
-  const ago = formatFuzzyAgo(nowMillis, toMillis(runStartedTime(run)).millis);
-  let out = '\n';
-  out += `${runSymbol(run.status, run.conclusion)} ${run.headBranch} ${summary.workflowName}${pr} · ${String(run.id)}\n`;
-  out += `Triggered via ${run.event} ${ago}\n\n`;
+  let out = `\n${renderRunHeader(summary, nowMillis)}\n\n`;
   if ((jobs.length === 0 && run.conclusion === 'failure') || run.conclusion === 'startup_failure') {
     out += 'X This run likely failed because of a workflow file issue.\n\n';
     out += `For more information, see: ${run.url}\n`;
     return { text: out, failed: true };
   }
-  const lines: string[] = [];
-  for (const job of jobs) {
-    const elapsed = formatJobElapsed(job);
-    if (elapsed === undefined) return undefined;
-    lines.push(
-      `${runSymbol(job.status, job.conclusion)} ${job.name}${elapsed} (ID ${String(job.id)})`,
-    );
-    if (summary.verbose || isFailureState(job.conclusion)) {
-      for (const step of job.steps)
-        lines.push(`  ${runSymbol(step.status, step.conclusion)} ${step.name}`);
-    }
-  }
-  out += `JOBS\n${lines.join('\n')}\n`;
-  if (summary.annotations.length > 0) {
-    const rendered = summary.annotations.map((a) => {
-      const symbol = a.level === 'failure' ? 'X' : a.level === 'warning' ? '!' : '-';
-      return `${symbol} ${a.message}\n${a.jobName}: ${a.path}#${String(a.startLine)}\n`;
-    });
-    out += `\nANNOTATIONS\n${rendered.join('\n')}\n`;
-  }
+  const rendered = renderJobsAndAnnotations(jobs, summary.annotations, summary.verbose);
+  if (rendered === undefined) return undefined;
+  out += rendered;
   if (summary.artifacts.length > 0) {
     out += '\nARTIFACTS\n';
     for (const artifact of summary.artifacts) {
@@ -208,4 +186,74 @@ export function renderRunSummary(
   }
   out += `View this run on GitHub: ${run.url}\n`;
   return { text: out, failed: isFailureState(run.conclusion) };
+}
+
+/** The run, as {@link renderRunHeader} needs it. */
+export type RunHeaderInput = Pick<RunSummary, 'run' | 'workflowName' | 'prNumber' | 'repoFullName'>;
+
+/**
+ * gh's `RenderRunHeader` without colour and without an attempt:
+ * `<symbol> <branch> <workflow>[ OWNER/REPO#PR] · <id>` and `Triggered via <event> <fuzzy age>`
+ * (no trailing newline).
+ */
+export function renderRunHeader(input: RunHeaderInput, nowMillis: number): string {
+  const { run } = input;
+  const pr = input.prNumber === undefined ? '' : ` ${input.repoFullName}#${String(input.prNumber)}`;
+  const ago = formatFuzzyAgo(nowMillis, toMillis(runStartedTime(run)).millis);
+  return (
+    `${runSymbol(run.status, run.conclusion)} ${run.headBranch} ${input.workflowName}${pr} · ${String(run.id)}\n` +
+    `Triggered via ${run.event} ${ago}`
+  );
+}
+
+/**
+ * `JOBS` with gh's `RenderJobs` (steps when `verbose` or for a failed job), then `ANNOTATIONS`
+ * with `RenderAnnotations` when there are any; `undefined` when a job's duration has a fraction
+ * of a second.
+ */
+function renderJobsAndAnnotations(
+  jobs: readonly GoJob[],
+  annotations: readonly GoAnnotation[],
+  verbose: boolean,
+): string | undefined {
+  const lines: string[] = [];
+  for (const job of jobs) {
+    const elapsed = formatJobElapsed(job);
+    if (elapsed === undefined) return undefined;
+    lines.push(
+      `${runSymbol(job.status, job.conclusion)} ${job.name}${elapsed} (ID ${String(job.id)})`,
+    );
+    if (verbose || isFailureState(job.conclusion)) {
+      for (const step of job.steps) {
+        lines.push(`  ${runSymbol(step.status, step.conclusion)} ${step.name}`);
+      }
+    }
+  }
+  let out = `JOBS\n${lines.join('\n')}\n`;
+  if (annotations.length > 0) {
+    const rendered = annotations.map((a) => {
+      const symbol = a.level === 'failure' ? 'X' : a.level === 'warning' ? '!' : '-';
+      return `${symbol} ${a.message}\n${a.jobName}: ${a.path}#${String(a.startLine)}\n`;
+    });
+    out += `\nANNOTATIONS\n${rendered.join('\n')}\n`;
+  }
+  return out;
+}
+
+/**
+ * One poll of gh's `run watch` (`renderRun`): the header, a blank line, then — when the run
+ * has jobs — `JOBS` with every job's steps and `ANNOTATIONS`. `undefined` as
+ * {@link renderRunSummary}.
+ */
+export function renderWatchBlock(
+  input: RunHeaderInput & {
+    readonly jobs: readonly GoJob[];
+    readonly annotations: readonly GoAnnotation[];
+  },
+  nowMillis: number,
+): string | undefined {
+  const header = `${renderRunHeader(input, nowMillis)}\n\n`;
+  if (input.jobs.length === 0) return header;
+  const rest = renderJobsAndAnnotations(input.jobs, input.annotations, true);
+  return rest === undefined ? undefined : `${header}${rest}`;
 }
