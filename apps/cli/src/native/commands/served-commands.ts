@@ -24,6 +24,7 @@ export const SERVED_COMMANDS: Readonly<Partial<Record<ServedCommandName, ServedC
   'search repos': async () => (await import('./search-repos.js')).SEARCH_REPOS_COMMAND,
   'run list': async () => (await import('./run-list.js')).RUN_LIST_COMMAND,
   'run view': async () => (await import('./run-view.js')).RUN_VIEW_COMMAND,
+  'run watch': async () => (await import('./run-watch.js')).RUN_WATCH_COMMAND,
   'workflow list': async () => (await import('./workflow-list.js')).WORKFLOW_LIST_COMMAND,
   'workflow view': async () => (await import('./workflow-view.js')).WORKFLOW_VIEW_COMMAND,
   'release view': async () => (await import('./release-view.js')).RELEASE_VIEW_COMMAND,
