@@ -4,6 +4,8 @@ import {
   envelopeBodyBytes,
   findNextLink,
   formatGhHttpError,
+  ghErrorMessage,
+  isGhJsonContentType,
   slurpPages,
   splicePaginatedPages,
 } from './gh-api-output.js';
@@ -58,26 +60,85 @@ describe('envelopeBodyBytes', () => {
   });
 });
 
-describe('formatGhHttpError', () => {
+// gh's parseErrorResponse cases (pkg/cmd/api/api_test.go) plus Go decoding facts.
+describe('ghErrorMessage (gh api parseErrorResponse)', () => {
   it.each([
-    [404, { message: 'Not Found' }, 'gh: Not Found (HTTP 404)\n'],
+    [500, '{}', ''],
+    [500, '{"errors":null}', ''],
+    [500, 'null', ''],
+    [500, '{"message": "OH NOES"}', 'OH NOES (HTTP 500)'],
+    [404, '{"message":"Not Found","documentation_url":"https://docs"}', 'Not Found (HTTP 404)'],
+    [409, '{"message": "Conflict", "errors": "Some description"}', 'Some description (Conflict)'],
+    [409, '{"errors": "Some description"}', 'Some description'],
+    [409, '{"message": "Conflict", "errors": ""}', 'Conflict (HTTP 409)'],
+    [500, '{"errors": ["fail1", "asplode2"]}', 'fail1\nasplode2'],
+    [500, '{"errors": [{"message":"fail1"}, {"message":"asplode2"}]}', 'fail1\nasplode2'],
+    // A message wins over an errors array (422 Validation Failed prints only the message).
     [
       422,
-      { message: 'Validation Failed', errors: [{ message: 'bad' }, 'worse'] },
-      'gh: Validation Failed\nbad\nworse (HTTP 422)\n',
+      '{"message":"Validation Failed","errors":[{"resource":"Issue","code":"missing_field"}]}',
+      'Validation Failed (HTTP 422)',
     ],
-    [502, undefined, 'gh: HTTP 502\n'],
-    [500, { other: 1 }, 'gh: HTTP 500\n'],
-  ])('HTTP %i', (status, body, expected) => {
-    expect(formatGhHttpError(status, body)).toBe(expected);
+    // gh decodes every errors object into one reused struct: a missing message repeats the last.
+    [422, '{"errors":[{"message":"a"},{"code":"x"},"s",3,null,[1]]}', 'a\na\ns'],
+    [422, '{"errors":[{"code":"x"}]}', ''],
+    [422, '{"errors":[{"code":"x"},{"message":"b"}]}', '\nb'],
+    // Go matches struct fields case-insensitively; null leaves a field as it was.
+    [400, '{"MESSAGE":"loud"}', 'loud (HTTP 400)'],
+    [400, '{"Message":"a","message":null}', 'a (HTTP 400)'],
+    [400, '{"errors":{"message":"x"}}', ''],
+  ])('HTTP %i %s → %j', (status, body, message) => {
+    expect(ghErrorMessage(status, body)).toEqual({ ok: true, message });
+  });
+
+  it.each([
+    ['not json'],
+    [''],
+    ['[{"message":"x"}]'],
+    ['"Not Found"'],
+    ['{"message":1}'],
+    ['{"errors":[{"message":true}]}'],
+    ['{"message":"x"} trailing'],
+  ])('%j is a body gh cannot decode (its Go error is not modelled)', (body) => {
+    expect(ghErrorMessage(404, body)).toEqual({ ok: false });
   });
 });
 
-describe('findNextLink', () => {
+describe('formatGhHttpError', () => {
+  it.each([
+    [404, 'Not Found (HTTP 404)', 'gh: Not Found (HTTP 404)\n'],
+    [422, 'a\nb', 'gh: a\nb\n'],
+    [502, '', 'gh: HTTP 502\n'],
+  ])('HTTP %i %j', (status, message, expected) => {
+    expect(formatGhHttpError(status, message)).toBe(expected);
+  });
+});
+
+describe('isGhJsonContentType (gh: [/+]json(;|$))', () => {
+  it.each([
+    ['application/json; charset=utf-8', true],
+    ['application/json', true],
+    ['application/vnd.github+json', true],
+    ['application/problem+json;x=1', true],
+    ['text/plain', false],
+    ['application/jsonp', false],
+    ['application/JSON', false],
+  ])('%s → %s', (type, expected) => {
+    expect(isGhJsonContentType({ 'content-type': type })).toBe(expected);
+  });
+});
+
+describe('findNextLink (gh findNextPage)', () => {
   it.each([
     ['<https://a/x?page=2>; rel="next", <https://a/x?page=9>; rel="last"', 'https://a/x?page=2'],
     ['<https://a/x?page=1>; rel="prev", <https://a/x?page=3>; rel="next"', 'https://a/x?page=3'],
     ['<https://a/x?page=1>; rel="first", <https://a/x?page=1>; rel="prev"', undefined],
+    ['<https://a/x?page=3>;rel="next"', 'https://a/x?page=3'],
+    // gh's pattern: quoted, exactly "next", `;` right after `>`.
+    ['<https://a/x?page=3>; rel=next', undefined],
+    ['<https://a/x?page=3> ; rel="next"', undefined],
+    ['<https://a/x?page=3>; rel="next last"', undefined],
+    ['', undefined],
     [undefined, undefined],
   ])('%s', (link, expected) => {
     expect(findNextLink(link)).toBe(expected);

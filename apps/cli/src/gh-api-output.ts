@@ -20,9 +20,7 @@ export function envelopeBodyBytes(envelope: Pick<RelayEnvelope, 'body' | 'body_e
 export function isJsonEnvelope(
   envelope: Pick<RelayEnvelope, 'headers' | 'body_encoding'>,
 ): boolean {
-  if (envelope.body_encoding === 'json') return true;
-  const type = envelope.headers['content-type'] ?? '';
-  return /[/+]json(;|$)/i.test(type.trim());
+  return envelope.body_encoding === 'json' || isGhJsonContentType(envelope.headers);
 }
 
 /**
@@ -59,38 +57,121 @@ export function slurpPages(pages: readonly Buffer[]): Buffer {
   return Buffer.concat(parts);
 }
 
-/**
- * The line `gh api` prints on stderr for an HTTP error: `gh: <message> (HTTP <code>)` with the
- * message (and each `errors[].message`) of a JSON error body, else `gh: HTTP <code>`.
- */
-export function formatGhHttpError(status: number, body: unknown): string {
-  const messages: string[] = [];
-  if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
-    const record = body as Record<string, unknown>;
-    if (typeof record.message === 'string' && record.message !== '') messages.push(record.message);
-    if (Array.isArray(record.errors)) {
-      for (const item of record.errors as unknown[]) {
-        if (typeof item === 'string') messages.push(item);
-        else if (typeof item === 'object' && item !== null) {
-          const message = (item as Record<string, unknown>).message;
-          if (typeof message === 'string' && message !== '') messages.push(message);
-        }
-      }
-    }
-  }
-  return messages.length === 0
-    ? `gh: HTTP ${status}\n`
-    : `gh: ${messages.join('\n')} (HTTP ${status})\n`;
+/** What gh's error parsing makes of an error body. */
+export type GhErrorMessage =
+  /** gh's message; empty when the body names none (gh then says `HTTP <code>`). */
+  | { readonly ok: true; readonly message: string }
+  /** gh's own JSON decoding fails (it then prints a Go decoding error and no body). */
+  | { readonly ok: false };
+
+const MESSAGE_FIELD = 'Message';
+const ERRORS_FIELD = 'Errors';
+
+/** Go's `bytes.EqualFold` for the two field names (simple folding: `ſ` folds to `s`). */
+function goFoldEquals(key: string, field: string): boolean {
+  if (key === field) return true;
+  const folded = key.replace(/\u017f/g, 's').replace(/\u212a/g, 'k');
+  return folded.length === field.length && folded.toLowerCase() === field.toLowerCase();
 }
 
-/** The `rel="next"` target of a Link header, if any. */
+/**
+ * The value Go's `json.Unmarshal` gives a struct field: the last key naming it exactly, else
+ * the last key naming it case-insensitively (Go prefers the exact name only per key; every
+ * matching key sets the field, in document order).
+ */
+function goField(
+  record: Record<string, unknown>,
+  field: string,
+): { found: boolean; value: unknown } {
+  let found = false;
+  let value: unknown;
+  for (const [key, candidate] of Object.entries(record)) {
+    if (!goFoldEquals(key, field)) continue;
+    found = true;
+    value = candidate;
+  }
+  return { found, value };
+}
+
+/** Go's `json.Unmarshal` of one key into a `string` field: null keeps it, another type fails. */
+function goStringField(
+  record: Record<string, unknown>,
+  previous: string,
+): { ok: true; value: string } | { ok: false } {
+  let value = previous;
+  for (const [key, candidate] of Object.entries(record)) {
+    if (!goFoldEquals(key, MESSAGE_FIELD)) continue;
+    if (typeof candidate === 'string') value = candidate;
+    else if (candidate !== null) return { ok: false };
+  }
+  return { ok: true, value };
+}
+
+/**
+ * gh api's `parseErrorResponse` (pkg/cmd/api/api.go) over the decoded body: a string `errors`
+ * gives `<errors> (<message>)` (or `<errors>`); else a `message` gives `<message> (HTTP <code>)`;
+ * else an `errors` array gives its items joined by a newline: an object's `message` (gh decodes
+ * every object into one reused struct, so an object without one repeats the previous message),
+ * a string as is, other items skipped. Field names match case-insensitively, as Go's decoder
+ * does. A body Go cannot decode into that shape (not JSON, a top-level array, string, number or
+ * boolean, a `message` that is not a string) is `{ ok: false }`.
+ */
+export function ghErrorMessage(status: number, body: string): GhErrorMessage {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return { ok: false };
+  }
+  if (parsed === null) return { ok: true, message: '' };
+  if (typeof parsed !== 'object' || Array.isArray(parsed)) return { ok: false };
+  const record = parsed as Record<string, unknown>;
+  const message = goStringField(record, '');
+  if (!message.ok) return { ok: false };
+  const errors = goField(record, ERRORS_FIELD);
+  if (errors.found && typeof errors.value === 'string' && errors.value !== '') {
+    return {
+      ok: true,
+      message: message.value === '' ? errors.value : `${errors.value} (${message.value})`,
+    };
+  }
+  if (message.value !== '') return { ok: true, message: `${message.value} (HTTP ${status})` };
+  if (!errors.found || !Array.isArray(errors.value)) return { ok: true, message: '' };
+  const items: string[] = [];
+  let objectMessage = '';
+  for (const item of errors.value as unknown[]) {
+    if (typeof item === 'string') items.push(item);
+    else if (typeof item === 'object' && item !== null && !Array.isArray(item)) {
+      const decoded = goStringField(item as Record<string, unknown>, objectMessage);
+      if (!decoded.ok) return { ok: false };
+      objectMessage = decoded.value;
+      items.push(objectMessage);
+    }
+  }
+  return { ok: true, message: items.join('\n') };
+}
+
+/** gh api's JSON test of a response: its `Content-Type` matches `[/+]json(;|$)`. */
+export function isGhJsonContentType(headers: Readonly<Record<string, string>>): boolean {
+  return /[/+]json(;|$)/.test(headers['content-type'] ?? '');
+}
+
+/**
+ * The line `gh api` prints on stderr for a failed response: `gh: <message>` with
+ * {@link ghErrorMessage}'s message, else `gh: HTTP <code>`.
+ */
+export function formatGhHttpError(status: number, message: string): string {
+  return message === '' ? `gh: HTTP ${status}\n` : `gh: ${message}\n`;
+}
+
+/**
+ * The `rel="next"` target of a Link header as gh's `findNextPage` finds it: the first
+ * `<url>;\s*rel="next"` match of `<([^>]+)>;\s*rel="([^"]+)"` whose rel is exactly `next`.
+ */
 export function findNextLink(link: string | undefined): string | undefined {
   if (link === undefined) return undefined;
-  for (const part of link.split(',')) {
-    const match = /^\s*<([^>]*)>\s*;(.*)$/.exec(part);
-    if (match === null) continue;
-    const params = match[2] ?? '';
-    if (/(^|;)\s*rel\s*=\s*"?([^";]*\s)?next(\s[^";]*)?"?\s*(;|$)/i.test(params)) return match[1];
+  for (const match of link.matchAll(/<([^>]+)>;\s*rel="([^"]+)"/g)) {
+    if (match[2] === 'next') return match[1];
   }
   return undefined;
 }

@@ -17,17 +17,18 @@ export function toJqFilterArgument(expression: string): string {
 }
 
 /**
- * Runs the system jq over one JSON body as `gh api --jq` prints: raw strings, compact JSON
- * (`-r -c`), only the user's expression as the filter, an empty environment but PATH.
+ * Runs the system jq over one JSON input: one compact JSON value a line (`-c`; gh's own
+ * printing of each result is applied by the caller), only the user's expression as the
+ * filter, an empty environment but PATH.
  */
 export async function runJqFilter(
   deps: CliDependencies,
   jqPath: string,
   expression: string,
-  body: Uint8Array,
+  input: Uint8Array,
 ): Promise<JqResult> {
-  const result = await deps.runProcess(jqPath, ['-r', '-c', toJqFilterArgument(expression)], {
-    input: body,
+  const result = await deps.runProcess(jqPath, ['-c', toJqFilterArgument(expression)], {
+    input,
     env: { PATH: deps.env.PATH },
   });
   return { ok: result.code === 0, stdout: result.stdout, stderr: result.stderr };

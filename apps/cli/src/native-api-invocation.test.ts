@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isLoginProbe, planApiInvocation } from './native-api-invocation.js';
+import { EMPTY_API_CONTEXT, isLoginProbe, planApiInvocation } from './native-api-invocation.js';
+import type { ApiPlanContext } from './native-api-invocation.js';
 import { isSecretQueryKey } from '@relay/route-classifier';
 
 describe('planApiInvocation', () => {
@@ -35,6 +36,7 @@ describe('planApiInvocation', () => {
     [['repos/a/b', '-XDELETE'], 'method'],
     [['repos/a/b', '-f', 'a=b'], 'field_flags'],
     [['repos/a/b', '-F', 'a=1'], 'field_flags'],
+    [['repos/a/b', '-X', 'GET', '-F', 'a=@-'], 'field_flags'],
     [['repos/a/b', '--field', 'a=1'], 'field_flags'],
     [['repos/a/b', '--raw-field', 'a=1'], 'field_flags'],
     [['repos/a/b?client_secret=x'], 'secret_query_key'],
@@ -56,7 +58,13 @@ describe('planApiInvocation', () => {
     [['repos/a/b', '--unknown'], 'unsupported_flag'],
     [['graphql'], 'unsupported_path'],
     [['https://api.github.com/repos/a/b'], 'unsupported_path'],
-    [['repos/{owner}/{repo}'], 'unsupported_path'],
+    [['repos/{owner}/{repo}'], 'placeholder'],
+    [['repos/{foo}/x'], 'unsupported_path'],
+    [['repos/a/b', '-f', 'q=x'], 'field_flags'],
+    [['repos/a/b', '-X', 'POST', '-f', 'q=x'], 'method'],
+    [['repos/a/b', '-X', 'GET', '-f', 'a[b]=c'], 'field_flags'],
+    [['repos/a/b', '-X', 'GET', '-f', 'novalue'], 'field_flags'],
+    [['repos/a/b', '-X', 'GET', '-f', 'access_token=x'], 'secret_query_key'],
     [['repos/a/b', '--slurp'], 'invalid_usage'],
     [['repos/a/b', '--paginate', '--slurp', '--jq', '.'], 'invalid_usage'],
     [[], 'invalid_usage'],
@@ -64,6 +72,107 @@ describe('planApiInvocation', () => {
     [['repos/a/b', '-H'], 'invalid_usage'],
   ])('%j delegates (%s)', (args, reason) => {
     expect(planApiInvocation(args)).toEqual({ kind: 'delegate', reason });
+  });
+});
+
+function withContext(
+  env: Record<string, string>,
+  repo?: { owner: string; name: string },
+  branch?: string,
+  stdoutIsTTY = false,
+): ApiPlanContext {
+  return {
+    env,
+    stdoutIsTTY,
+    fields: { ...EMPTY_API_CONTEXT.fields, baseRepo: () => repo, branch: () => branch },
+  };
+}
+
+const HUBOT = { owner: 'hubot', name: 'robot-uprising' };
+
+describe('planApiInvocation: -X GET fields, placeholders, the terminal, the host', () => {
+  it.each([
+    // gh: with GET the fields become the query string (keys sorted, -F typed, arrays as k[]).
+    [
+      ['search/issues', '-X', 'GET', '-f', 'q=repo:cli/cli is:open remote'],
+      { path: '/search/issues', query: { q: 'repo:cli/cli is:open remote' } },
+    ],
+    [
+      [
+        'repos/a/b/issues?state=all',
+        '--method',
+        'get',
+        '-F',
+        'per_page=5',
+        '-f',
+        'labels[]=x',
+        '-f',
+        'labels[]=y',
+      ],
+      { query: { state: 'all', 'labels[]': ['x', 'y'], per_page: '5' } },
+    ],
+    [
+      [
+        'repos/a/b/issues',
+        '-X',
+        'GET',
+        '-F',
+        'page=2',
+        '-F',
+        'draft=false',
+        '-F',
+        'milestone=null',
+      ],
+      { query: { draft: 'false', milestone: '', page: '2' } },
+    ],
+    // --paginate adds per_page=100 before the fields unless a per_page field or value exists.
+    [
+      ['repos/a/b/issues', '--paginate', '-X', 'GET', '-f', 'state=all'],
+      { query: { per_page: '100', state: 'all' } },
+    ],
+    [
+      ['repos/a/b/issues', '--paginate', '-X', 'GET', '-F', 'per_page=10'],
+      { query: { per_page: '10' } },
+    ],
+    [['repos/a/b/issues?per_page=', '--paginate'], { query: { per_page: ['', '100'] } }],
+    [['repos/a/b/issues?per_page=7', '--paginate'], { query: { per_page: '7' } }],
+  ])('%j', (args, expected) => {
+    expect(planApiInvocation(args, withContext({}, HUBOT, 'trunk'))).toMatchObject({
+      kind: 'relay',
+      ...expected,
+    });
+  });
+
+  it.each([
+    [['repos/{owner}/{repo}/releases'], '/repos/hubot/robot-uprising/releases', {}],
+    [['repos/:owner/:repo/branches/:branch'], '/repos/hubot/robot-uprising/branches/trunk', {}],
+    [
+      ['repos/{owner}/{repo}/commits', '-X', 'GET', '-F', 'sha={branch}', '-f', 'author={owner}'],
+      '/repos/hubot/robot-uprising/commits',
+      { author: '{owner}', sha: 'trunk' },
+    ],
+  ])('fills %j from the base repository and branch', (args, path, query) => {
+    expect(planApiInvocation(args, withContext({}, HUBOT, 'trunk'))).toMatchObject({
+      kind: 'relay',
+      path,
+      query,
+    });
+  });
+
+  it.each([
+    [['repos/{owner}/{repo}'], withContext({}), 'placeholder'],
+    [['repos/o/r/branches/{branch}'], withContext({}, HUBOT), 'placeholder'],
+    [['repos/a/b'], withContext({}, HUBOT, 'trunk', true), 'tty_output'],
+    [['repos/a/b'], withContext({ GH_FORCE_TTY: '1' }), 'tty_output'],
+    [['repos/a/b'], withContext({ CLICOLOR_FORCE: '1' }), 'color_output'],
+    [['repos/a/b'], withContext({ GH_HOST: 'ghe.example.com' }), 'other_host'],
+  ])('%j delegates (%s)', (args, context, reason) => {
+    expect(planApiInvocation(args, context)).toEqual({ kind: 'delegate', reason });
+  });
+
+  it('keeps serving with CLICOLOR_FORCE=0 and GH_HOST=github.com', () => {
+    const context = withContext({ CLICOLOR_FORCE: '0', GH_HOST: 'github.com' });
+    expect(planApiInvocation(['repos/a/b'], context)).toMatchObject({ kind: 'relay' });
   });
 });
 

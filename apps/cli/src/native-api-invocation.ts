@@ -1,5 +1,9 @@
 import { PAGE_SIZE_MAX } from '@relay/protocol';
 import { isSecretQueryKey } from '@relay/route-classifier';
+import type { CliEnv } from './cli-dependencies.js';
+import { fieldsToQuery, fillPlaceholders } from './gh-api-fields.js';
+import type { ApiFieldContext } from './gh-api-fields.js';
+import { GITHUB_HOST, normalizeHost } from './native/argv/repo-selector.js';
 
 /** Why `relay native api` hands a command to the native CLI instead of the relay (rule 7). */
 export type DelegationReason =
@@ -9,7 +13,26 @@ export type DelegationReason =
   | 'header'
   | 'unsupported_flag'
   | 'unsupported_path'
+  | 'placeholder'
+  | 'tty_output'
+  | 'color_output'
+  | 'other_host'
   | 'invalid_usage';
+
+/** What the planner reads besides the arguments: the environment, the terminal, git, files. */
+export interface ApiPlanContext {
+  readonly env: CliEnv;
+  readonly stdoutIsTTY: boolean;
+  /** The base repository, the current branch and files, for placeholders and `-F @file`. */
+  readonly fields: ApiFieldContext;
+}
+
+/** A context with nothing in it: no repository, no branch, no files, not a terminal. */
+export const EMPTY_API_CONTEXT: ApiPlanContext = {
+  env: {},
+  stdoutIsTTY: false,
+  fields: { baseRepo: () => undefined, branch: () => undefined, readFile: () => undefined },
+};
 
 /** A `gh api` read the relay can serve. */
 export interface RelayableApiRead {
@@ -49,10 +72,10 @@ const VALUE_FLAGS: Readonly<Record<string, string>> = {
   '--method': 'method',
   '-H': 'header',
   '--header': 'header',
-  '-f': 'field',
-  '--raw-field': 'field',
-  '-F': 'field',
-  '--field': 'field',
+  '-f': 'raw_field',
+  '--raw-field': 'raw_field',
+  '-F': 'magic_field',
+  '--field': 'magic_field',
   '-q': 'jq',
   '--jq': 'jq',
   '-t': 'unsupported',
@@ -153,29 +176,53 @@ function parseQuery(search: string): Record<string, string | string[]> | undefin
   return query;
 }
 
+/** Adds one query value, making repeated keys arrays in order. */
+function addQueryValue(query: Record<string, string | string[]>, key: string, value: string): void {
+  const existing = query[key];
+  if (existing === undefined) query[key] = value;
+  else if (Array.isArray(existing)) existing.push(value);
+  else query[key] = [existing, value];
+}
+
 /**
  * Decides how `relay native api <args>` runs (SPEC.md client rule 7 and the `native api`
- * row): GET reads with allowlisted headers and no field flags are relayed; non-GET methods,
- * field flags, secret-looking query keys, other headers, placeholders, GraphQL, full URLs and
- * flags the relay does not model delegate to the native CLI, which also reports its own
- * usage errors. Whether jq exists is checked by the caller.
+ * row), as gh v2.60 builds the request: GET reads with allowlisted headers are relayed; `-f/-F`
+ * fields with an explicit `-X GET` become the query string (gh's `parseFields` + `addQuery`:
+ * typed `-F` values, `key[]` arrays, keys sorted); `{owner}`/`{repo}`/`{branch}` (and
+ * `:owner`…) are filled from the base repository and the current branch. Non-GET methods
+ * (fields without `-X GET` make gh POST), secret-looking query keys, other headers, GraphQL,
+ * full URLs, a terminal or forced colour on stdout, another host (GH_HOST), placeholders gh
+ * cannot fill, field shapes not modelled and flags the relay does not model delegate to the
+ * native CLI, which also reports its own usage errors. Whether jq exists is checked by the
+ * caller.
  */
-export function planApiInvocation(args: readonly string[]): ApiInvocation {
+export function planApiInvocation(
+  args: readonly string[],
+  context: ApiPlanContext = EMPTY_API_CONTEXT,
+): ApiInvocation {
   const flags = splitFlags(args);
   if (flags === 'unsupported') return delegate('unsupported_flag');
   if (flags === 'invalid' || flags.positionals.length !== 1) return delegate('invalid_usage');
   const endpoint = flags.positionals[0] ?? '';
 
   let method = 'GET';
+  let methodPassed = false;
+  const rawFields: string[] = [];
+  const magicFields: string[] = [];
   const headers: Record<string, string> = {};
   let jq: string | undefined;
   for (const { name, value } of flags.values) {
     switch (name) {
       case 'method':
         method = value;
+        methodPassed = true;
         break;
-      case 'field':
-        return delegate('field_flags');
+      case 'raw_field':
+        rawFields.push(value);
+        break;
+      case 'magic_field':
+        magicFields.push(value);
+        break;
       case 'header': {
         const colon = value.indexOf(':');
         if (colon <= 0) return delegate('invalid_usage');
@@ -191,28 +238,57 @@ export function planApiInvocation(args: readonly string[]): ApiInvocation {
         return delegate('unsupported_flag');
     }
   }
+  const hasFields = rawFields.length > 0 || magicFields.length > 0;
+  // gh switches to POST when fields are given and -X was not.
+  if (hasFields && !methodPassed) return delegate('field_flags');
   if (method.toUpperCase() !== 'GET') return delegate('method');
   const paginate = flags.booleans.has('paginate');
   const slurp = flags.booleans.has('slurp');
   if (slurp && (!paginate || jq !== undefined)) return delegate('invalid_usage');
 
+  // gh api's output on a terminal (pretty, coloured, paged) and other hosts are not modelled.
+  const forcedTty = context.env.GH_FORCE_TTY;
+  if (context.stdoutIsTTY || (forcedTty !== undefined && forcedTty !== '')) {
+    return delegate('tty_output');
+  }
+  const colour = context.env.CLICOLOR_FORCE;
+  if (colour !== undefined && colour !== '' && colour !== '0') return delegate('color_output');
+  const host = context.env.GH_HOST?.trim();
+  if (host !== undefined && host !== '' && normalizeHost(host) !== GITHUB_HOST) {
+    return delegate('other_host');
+  }
+
   if (
     endpoint === '' ||
     endpoint === 'graphql' ||
+    endpoint.includes('://') ||
     /^[a-z][a-z0-9+.-]*:/i.test(endpoint) ||
-    endpoint.includes('{') ||
     endpoint.includes('#') ||
     endpoint.startsWith('//')
   ) {
     return delegate('unsupported_path');
   }
-  const absolute = endpoint.startsWith('/') ? endpoint : `/${endpoint}`;
+  // gh parses the fields (and fills their placeholders) before the path's placeholders.
+  const fieldQuery = hasFields ? fieldsToQuery(rawFields, magicFields, context.fields) : undefined;
+  if (hasFields && fieldQuery === undefined) return delegate('field_flags');
+  const filled = fillPlaceholders(endpoint, context.fields);
+  if (filled === undefined) return delegate('placeholder');
+  if (filled.includes('{') || filled.includes('}')) return delegate('unsupported_path');
+
+  const absolute = filled.startsWith('/') ? filled : `/${filled}`;
   const questionMark = absolute.indexOf('?');
   const path = questionMark < 0 ? absolute : absolute.slice(0, questionMark);
   const query = parseQuery(questionMark < 0 ? '' : absolute.slice(questionMark + 1));
   if (query === undefined) return delegate('secret_query_key');
+  // gh's addPerPage: unless a per_page field exists or the path's first per_page is non-empty.
+  if (paginate && fieldQuery?.hasPerPage !== true) {
+    const current = query.per_page;
+    const first = Array.isArray(current) ? current[0] : current;
+    if (first === undefined || first === '')
+      addQueryValue(query, 'per_page', String(PAGE_SIZE_MAX));
+  }
+  for (const [key, value] of fieldQuery?.pairs ?? []) addQueryValue(query, key, value);
   if (Object.keys(query).some((key) => isSecretQueryKey(key))) return delegate('secret_query_key');
-  if (paginate && query.per_page === undefined) query.per_page = String(PAGE_SIZE_MAX);
   return { kind: 'relay', path, query, headers, paginate, slurp, jq };
 }
 

@@ -9,17 +9,29 @@ import {
 } from './caller-session.js';
 import type { CliDependencies } from './cli-dependencies.js';
 import { CliError } from './cli-error.js';
+import { readFileSync } from 'node:fs';
 import {
   envelopeBodyBytes,
   findNextLink,
   formatGhHttpError,
+  ghErrorMessage,
   isJsonEnvelope,
   slurpPages,
   splicePaginatedPages,
 } from './gh-api-output.js';
+import { namesPlaceholder } from './gh-api-fields.js';
+import type { ApiFieldContext } from './gh-api-fields.js';
+import { checkJqExpression, formatJqOutput, normalizeJqInput } from './gh-jq.js';
 import { runJqFilter } from './jq-filter.js';
 import { isLoginProbe, planApiInvocation } from './native-api-invocation.js';
-import type { RelayableApiRead } from './native-api-invocation.js';
+import type { ApiPlanContext, RelayableApiRead } from './native-api-invocation.js';
+import { readGitRemotes } from './native/native-dispatcher.js';
+import {
+  GITHUB_HOST,
+  parseRepoSelector,
+  selectRemoteRepository,
+} from './native/argv/repo-selector.js';
+import type { GitRemote } from './native/argv/repo-selector.js';
 import { runNativeCli } from './native-cli.js';
 import { parseRetries, sendWithRetries } from './relay-retry-policy.js';
 import { toReplyError } from './relay-http.js';
@@ -112,7 +124,10 @@ async function readPages(
     envelopes.push(envelope);
     if (!plan.paginate || envelope.status < 200 || envelope.status > 299) break;
 
-    const next = findNextLink(envelope.headers.link);
+    const link = envelope.headers.link;
+    const next = findNextLink(link);
+    // gh follows only rel="next": a Link header without one is the last page.
+    if (link !== undefined && next === undefined) break;
     if (next !== undefined) {
       if (envelopes.length >= PAGINATED_READ_MAX_PAGES) return { kind: 'delegate' };
       let url: URL;
@@ -152,12 +167,142 @@ async function runLoginProbe(deps: CliDependencies, output: ApiOutput): Promise<
   return 0;
 }
 
+/** `git symbolic-ref --quiet HEAD` → the current branch (gh's `CurrentBranch`). */
+async function readCurrentBranch(deps: CliDependencies): Promise<string | undefined> {
+  try {
+    const result = await deps.runProcess('git', ['symbolic-ref', '--quiet', 'HEAD'], {
+      env: deps.env,
+    });
+    if (result.code !== 0) return undefined;
+    const line = Buffer.from(result.stdout).toString('utf8').split('\n')[0]?.trim() ?? '';
+    const branch = line.replace(/^refs\/heads\//, '');
+    return branch === '' ? undefined : branch;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * gh api's base repository (`OverrideBaseRepoFunc` then `BaseRepoFunc`): GH_REPO, else the
+ * first ranked git remote. gh api ignores `gh repo set-default` and filters remotes by its
+ * authenticated hosts, neither of which is modelled: such remotes, and a remote on another
+ * host, give no repository (the native CLI runs).
+ */
+function baseRepository(
+  env: CliDependencies['env'],
+  remotes: readonly GitRemote[],
+): { owner: string; name: string } | undefined {
+  const ghRepo = env.GH_REPO;
+  if (ghRepo !== undefined && ghRepo !== '') {
+    const repo = parseRepoSelector(ghRepo, env);
+    return repo === undefined ? undefined : { owner: repo.owner, name: repo.name };
+  }
+  if (remotes.some((remote) => remote.resolved !== undefined)) return undefined;
+  const selected = selectRemoteRepository(remotes, env);
+  if (!selected.ok || selected.value.host !== GITHUB_HOST) return undefined;
+  return { owner: selected.value.owner, name: selected.value.name };
+}
+
+/** The planner's context: git is read only when an argument names a placeholder. */
+async function planContext(
+  deps: CliDependencies,
+  args: readonly string[],
+): Promise<ApiPlanContext> {
+  const named = args.map((arg) => namesPlaceholder(arg));
+  const ghRepoSet = deps.env.GH_REPO !== undefined && deps.env.GH_REPO !== '';
+  const needsRemotes = !ghRepoSet && named.some((entry) => entry.repo);
+  const needsBranch = !ghRepoSet && named.some((entry) => entry.branch);
+  const remotes = needsRemotes ? await readGitRemotes(deps) : [];
+  const branch = needsBranch ? await readCurrentBranch(deps) : undefined;
+  const fields: ApiFieldContext = {
+    baseRepo: () => baseRepository(deps.env, remotes),
+    // gh: "unable to determine an appropriate value for the 'branch' placeholder" under GH_REPO.
+    branch: () => (ghRepoSet ? undefined : branch),
+    readFile: (path) => {
+      try {
+        return readFileSync(path);
+      } catch {
+        return undefined;
+      }
+    },
+  };
+  return { env: deps.env, stdoutIsTTY: deps.stdoutIsTTY, fields };
+}
+
+/** What gh prints for one page: stdout bytes, and the stderr message when it failed. */
+interface PageOutput {
+  readonly body: Buffer;
+  /** gh's error message (`''` = `HTTP <code>`), when the page ends the command with exit 1. */
+  readonly error: string | undefined;
+  /** Whether gh prints the body as is (an error message was parsed, or no jq). */
+  readonly raw: boolean;
+  readonly noContent: boolean;
+}
+
+/**
+ * gh's `processResponse` for one page, less the printing: 204 prints nothing; a JSON error
+ * body (status ≥ 400) gives gh's message and is printed raw; any other status above 299 is
+ * `HTTP <code>` after the body (filtered when --jq is given and no message was found).
+ * Undefined when gh's own decoding of the error body fails (its message is a Go error).
+ */
+function pageOutput(envelope: RelayEnvelope): PageOutput | undefined {
+  const body = envelopeBodyBytes(envelope);
+  if (envelope.status === 204) return { body, error: undefined, raw: true, noContent: true };
+  let message = '';
+  if (envelope.status >= 400 && isJsonEnvelope(envelope)) {
+    const parsed = ghErrorMessage(envelope.status, body.toString('utf8'));
+    if (!parsed.ok) return undefined;
+    message = parsed.message;
+  }
+  const failed = message !== '' || envelope.status > 299;
+  return { body, error: failed ? message : undefined, raw: message !== '', noContent: false };
+}
+
+/**
+ * `--jq` over every page as gh runs it (once per page, the error page raw when gh parsed a
+ * message from it), or undefined when the output is one this model cannot promise
+ * (see gh-jq.ts): the native CLI runs instead, before anything is printed.
+ */
+async function filterPages(
+  deps: CliDependencies,
+  jqPath: string,
+  expression: string,
+  pages: readonly PageOutput[],
+  envelopes: readonly RelayEnvelope[],
+): Promise<Buffer | undefined> {
+  const check = checkJqExpression(expression);
+  if (!check.ok) return undefined;
+  const out: Buffer[] = [];
+  for (const [index, page] of pages.entries()) {
+    if (page.noContent) continue;
+    if (page.raw) {
+      out.push(page.body);
+      continue;
+    }
+    const envelope = envelopes[index];
+    // gh's jq reads any body (it does not look at the content type).
+    const input = normalizeJqInput(
+      envelope?.body_encoding === 'json'
+        ? JSON.stringify(envelope.body)
+        : page.body.toString('utf8'),
+    );
+    if (input === undefined || (check.stringifies && input.riskyNumbers)) return undefined;
+    const filtered = await runJqFilter(deps, jqPath, expression, Buffer.from(input.text, 'utf8'));
+    if (!filtered.ok) return undefined;
+    const printed = formatJqOutput(Buffer.from(filtered.stdout).toString('utf8'));
+    if (printed === undefined) return undefined;
+    out.push(Buffer.from(printed, 'utf8'));
+  }
+  return Buffer.concat(out);
+}
+
 /**
  * Runs `relay native api <args>` (the `native api` row and client rules 4-7, 12, 14): the
  * exact login probe reads pool health; relayable GET reads go through the relay with retries,
  * pagination (at most 10 pages) and gh's output; everything else, jq missing, longer or
- * unprovable page sets and `fallback_local` answers run the native CLI with the original
- * arguments. Resolves the exit code.
+ * unprovable page sets, `fallback_local` answers, and answers whose gh output is not modelled
+ * (an error body gh cannot decode, a jq result gh would print differently) run the native CLI
+ * with the original arguments. Resolves the exit code.
  *
  * @throws CliError for failures that end the command (mapped once by the command runner)
  */
@@ -168,10 +313,11 @@ export async function runNativeApi(
 ): Promise<number> {
   const argv = ['api', ...args];
   if (isLoginProbe(args)) return runLoginProbe(deps, output);
-  const plan = planApiInvocation(args);
+  const plan = planApiInvocation(args, await planContext(deps, args));
   if (plan.kind === 'delegate') return runNativeCli(deps, argv);
   let jqPath: string | undefined;
   if (plan.jq !== undefined) {
+    if (!checkJqExpression(plan.jq).ok) return runNativeCli(deps, argv);
     jqPath = await deps.findExecutable('jq', deps.env);
     if (jqPath === undefined) return runNativeCli(deps, argv);
   }
@@ -180,33 +326,32 @@ export async function runNativeApi(
   if (pages.kind === 'delegate') return runNativeCli(deps, argv);
 
   const envelopes = pages.envelopes;
-  const last = envelopes[envelopes.length - 1];
-  if (last === undefined) return 1;
-  const failed = last.status < 200 || last.status > 299;
-  const bodies = envelopes.map((envelope) => envelopeBodyBytes(envelope));
-
-  if (jqPath !== undefined && plan.jq !== undefined) {
-    const good = failed ? bodies.slice(0, -1) : bodies;
-    for (const body of good) {
-      const filtered = await runJqFilter(deps, jqPath, plan.jq, body);
-      output.stdout.write(filtered.stdout);
-      if (!filtered.ok) {
-        output.stderr.write(filtered.stderr);
-        return 1;
-      }
-    }
-    if (failed) output.stdout.write(bodies[bodies.length - 1] ?? Buffer.alloc(0));
-  } else if (plan.slurp && !failed) {
-    output.stdout.write(slurpPages(bodies));
-  } else if (plan.paginate && envelopes.every((envelope) => isJsonEnvelope(envelope))) {
-    output.stdout.write(splicePaginatedPages(bodies));
-  } else {
-    for (const body of bodies) output.stdout.write(body);
+  const outputs: PageOutput[] = [];
+  for (const envelope of envelopes) {
+    const page = pageOutput(envelope);
+    if (page === undefined) return runNativeCli(deps, argv);
+    outputs.push(page);
   }
-  if (failed) {
-    output.stderr.write(
-      formatGhHttpError(last.status, last.body_encoding === 'json' ? last.body : undefined),
-    );
+  const last = outputs[outputs.length - 1];
+  if (last === undefined) return 1;
+  const bodies = outputs.map((page) => page.body);
+
+  let stdout: Buffer;
+  if (jqPath !== undefined && plan.jq !== undefined) {
+    const filtered = await filterPages(deps, jqPath, plan.jq, outputs, envelopes);
+    if (filtered === undefined) return runNativeCli(deps, argv);
+    stdout = filtered;
+  } else if (plan.slurp) {
+    stdout = slurpPages(bodies);
+  } else if (plan.paginate && envelopes.every((envelope) => isJsonEnvelope(envelope))) {
+    stdout = splicePaginatedPages(bodies);
+  } else {
+    stdout = Buffer.concat(bodies);
+  }
+  output.stdout.write(stdout);
+  if (last.error !== undefined) {
+    const status = envelopes[envelopes.length - 1]?.status ?? 0;
+    output.stderr.write(formatGhHttpError(status, last.error));
     return 1;
   }
   if (isBareRateLimit(plan)) output.stderr.write(QUOTA_NOTICE);

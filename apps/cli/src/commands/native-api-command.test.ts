@@ -151,22 +151,141 @@ describe('relay native api: relayed reads', () => {
     if (!delegates) expect(result.stdout).toBe(JSON.stringify(body));
   });
 
-  it('prints an HTTP error as gh does: the body on stdout, the message on stderr, exit 1', async () => {
+  it.each([
+    [
+      404,
+      '{"message":"Not Found","documentation_url":"https://docs.github.com/rest"}',
+      'gh: Not Found (HTTP 404)\n',
+    ],
+    [
+      422,
+      '{"message":"Validation Failed","errors":[{"resource":"Search","code":"invalid"}]}',
+      'gh: Validation Failed (HTTP 422)\n',
+    ],
+    [422, '{"errors":[{"message":"a"},"b"]}', 'gh: a\nb\n'],
+    [
+      409,
+      '{"message":"Conflict","errors":"Some description"}',
+      'gh: Some description (Conflict)\n',
+    ],
+    [500, '{}', 'gh: HTTP 500\n'],
+  ])(
+    'prints an HTTP %i as gh does: the text-encoded body on stdout, the message on stderr, exit 1',
+    async (status, body, stderr) => {
+      const deps = await setup(() => ({
+        status: 200,
+        json: { ...envelopeOf(null, { status }), body, body_encoding: 'text' },
+      }));
+      const result = await runCli(['native', 'api', 'repos/acme/nope'], deps);
+      expect(result).toMatchObject({ code: 1, stdout: body, stderr });
+      expect(deps.nativeRuns).toEqual([]);
+    },
+  );
+
+  it('prints `HTTP <code>` for an error body that is not JSON by content type', async () => {
     const deps = await setup(() => ({
       status: 200,
-      json: envelopeOf(
-        { message: 'Not Found', documentation_url: 'https://docs' },
-        { status: 404 },
-      ),
+      json: {
+        ...envelopeOf(null, { status: 502, headers: { 'content-type': 'text/html' } }),
+        body: '{"message":"x"}',
+        body_encoding: 'text',
+      },
     }));
     const result = await runCli(['native', 'api', 'repos/acme/nope'], deps);
-    expect(result).toEqual(
-      expect.objectContaining({
-        code: 1,
-        stdout: '{"message":"Not Found","documentation_url":"https://docs"}',
-        stderr: 'gh: Not Found (HTTP 404)\n',
+    expect(result).toMatchObject({ code: 1, stdout: '{"message":"x"}', stderr: 'gh: HTTP 502\n' });
+  });
+
+  it('hands an error body gh cannot decode to the native CLI', async () => {
+    const deps = await setup(() => ({
+      status: 200,
+      json: { ...envelopeOf(null, { status: 404 }), body: '[1]', body_encoding: 'text' },
+    }));
+    const result = await runCli(['native', 'api', 'repos/acme/nope'], deps);
+    expect(result).toMatchObject({ code: 3, stdout: '' });
+    expect(deps.nativeRuns).toHaveLength(1);
+  });
+
+  it('ends pagination at a Link header without rel="next", whatever the page holds', async () => {
+    const full = Array.from({ length: 100 }, (_, i) => i);
+    const deps = await setup(() => ({
+      status: 200,
+      json: envelopeOf(full, {
+        headers: {
+          link: '<https://api.github.com/r?page=1>; rel="prev", <https://api.github.com/r?page=1>; rel="first"',
+        },
       }),
-    );
+    }));
+    const result = await runCli(['native', 'api', 'r', '--paginate'], deps);
+    expect(result).toMatchObject({ code: 0, stdout: JSON.stringify(full) });
+    expect(relay?.requests).toHaveLength(1);
+    expect(deps.nativeRuns).toEqual([]);
+  });
+
+  it('with -X GET sends -f/-F fields as the query string, as gh does', async () => {
+    const deps = await setup(() => ({ status: 200, json: envelopeOf({ total_count: 0 }) }));
+    const args = [
+      'search/issues',
+      '-X',
+      'GET',
+      '-f',
+      'q=repo:acme/widgets is:open',
+      '-F',
+      'per_page=5',
+    ];
+    const result = await runCli(['native', 'api', ...args], deps);
+    expect(result).toMatchObject({ code: 0, stdout: '{"total_count":0}' });
+    expect(relay?.requests[0]?.json).toMatchObject({
+      method: 'GET',
+      path: '/search/issues',
+      query: { per_page: '5', q: 'repo:acme/widgets is:open' },
+    });
+  });
+
+  it('fills {owner} and {repo} from GH_REPO', async () => {
+    const deps = await setup(() => ({ status: 200, json: envelopeOf([]) }), {
+      GH_REPO: 'acme/widgets',
+    });
+    const result = await runCli(['native', 'api', 'repos/{owner}/{repo}/releases'], deps);
+    expect(result.code).toBe(0);
+    expect(relay?.requests[0]?.json).toMatchObject({ path: '/repos/acme/widgets/releases' });
+  });
+
+  it('fills {owner}, {repo} and {branch} from the git remotes and the current branch', async () => {
+    const deps = await setup(() => ({ status: 200, json: envelopeOf({}) }));
+    const withGit = {
+      ...deps,
+      runProcess: (_file: string, args: readonly string[]) =>
+        Promise.resolve({
+          code: 0,
+          stdout: Buffer.from(
+            args[0] === 'symbolic-ref'
+              ? 'refs/heads/feature/x\n'
+              : 'remote.origin.url https://github.com/acme/widgets.git\n',
+          ),
+          stderr: new Uint8Array(),
+        }),
+    };
+    const result = await runCli(['native', 'api', 'repos/:owner/:repo/branches/{branch}'], withGit);
+    expect(result.code).toBe(0);
+    expect(relay?.requests[0]?.json).toMatchObject({
+      path: '/repos/acme/widgets/branches/feature/x',
+    });
+  });
+
+  it.each([
+    [
+      '{branch} under GH_REPO',
+      ['repos/{owner}/{repo}/branches/{branch}'],
+      { GH_REPO: 'acme/widgets' },
+    ],
+    ['{owner} outside a repository', ['repos/{owner}/{repo}'], {}],
+    ['a terminal-forced stdout', ['repos/a/b'], { GH_FORCE_TTY: '1' }],
+  ])('%s runs the native CLI', async (_name, args, env) => {
+    const deps = await setup(() => ({ status: 200, json: envelopeOf({}) }), env);
+    const result = await runCli(['native', 'api', ...args], deps);
+    expect(result.code).toBe(3);
+    expect(relay?.requests).toEqual([]);
+    expect(deps.nativeRuns).toMatchObject([{ args: ['api', ...args] }]);
   });
 
   it.skipIf(JQ === undefined)(
@@ -194,13 +313,78 @@ describe('relay native api: relayed reads', () => {
     },
   );
 
+  it.skipIf(JQ === undefined)(
+    'prints --jq results as gh does: sorted keys, gh numbers, HTML-escaped JSON',
+    async () => {
+      const deps = await setup(() => ({
+        status: 200,
+        json: envelopeOf({ z: { b: 1, a: '<&>' }, n: 2.5, m: 1, s: 'x' }),
+      }));
+      const real = createNodeDependencies({ selfPath: undefined });
+      const withJq = {
+        ...deps,
+        runProcess: real.runProcess,
+        findExecutable: real.findExecutable,
+        env: { ...deps.env, PATH: process.env.PATH },
+      };
+      const result = await runCli(
+        ['native', 'api', 'r', '--jq', '.z, .n, .m, .s, (.z | .[])'],
+        withJq,
+      );
+      expect(result).toMatchObject({
+        code: 0,
+        stdout: '{"a":"\\u003c\\u0026\\u003e","b":1}\n2.50\n1\nx\n<&>\n1\n',
+      });
+    },
+  );
+
+  it.skipIf(JQ === undefined)(
+    'runs --jq on an error body without a message, as gh does, then prints HTTP <code>',
+    async () => {
+      const deps = await setup(() => ({
+        status: 200,
+        json: { ...envelopeOf(null, { status: 500 }), body: '{"x":1}', body_encoding: 'text' },
+      }));
+      const real = createNodeDependencies({ selfPath: undefined });
+      const withJq = {
+        ...deps,
+        runProcess: real.runProcess,
+        findExecutable: real.findExecutable,
+        env: { ...deps.env, PATH: process.env.PATH },
+      };
+      const filtered = await runCli(['native', 'api', 'r', '--jq', '.x'], withJq);
+      expect(filtered).toMatchObject({ code: 1, stdout: '1\n', stderr: 'gh: HTTP 500\n' });
+    },
+  );
+
+  it('hands a --jq expression gojq runs differently to the native CLI without a relay read', async () => {
+    const deps = await setup(() => ({ status: 200, json: envelopeOf({}) }));
+    const withJq = { ...deps, findExecutable: () => Promise.resolve('/usr/bin/jq') };
+    const result = await runCli(['native', 'api', 'r', '--jq', 'keys_unsorted'], withJq);
+    expect(result.code).toBe(3);
+    expect(relay?.requests).toEqual([]);
+  });
+
   it('prints the quota notice after a bare rate_limit read', async () => {
     const deps = await setup(() => ({
       status: 200,
       json: envelopeOf({ resources: {} }, { routeKind: 'rate_limit' }),
     }));
     const result = await runCli(['native', 'api', 'rate_limit'], deps);
-    expect(result).toMatchObject({ code: 0, stderr: QUOTA_NOTICE });
+    expect(result).toMatchObject({ code: 0, stdout: '{"resources":{}}', stderr: QUOTA_NOTICE });
+  });
+
+  it.each([
+    ['a failed rate_limit read', ['rate_limit'], 500],
+    ['a rate_limit read with a query', ['rate_limit?x=1'], 200],
+    ['another path', ['repos/a/b'], 200],
+  ])('prints no quota notice for %s', async (_name, args, status) => {
+    const deps = await setup(() => ({
+      status: 200,
+      json: { ...envelopeOf(null, { status }), body: '{}', body_encoding: 'text' },
+    }));
+    const result = await runCli(['native', 'api', ...args], deps);
+    expect(result.stderr).not.toContain(QUOTA_NOTICE.trim());
   });
 
   it('sends cache-control max-age=0 under RELAY_FRESH=1 unless the command sets one', async () => {
@@ -237,7 +421,8 @@ describe('relay native api: delegation (client rule 7)', () => {
   it.each([
     ['a non-GET method', ['repos/a/b/issues', '-X', 'POST']],
     ['a field flag', ['repos/a/b/issues', '-f', 'title=x']],
-    ['a typed field', ['repos/a/b/issues', '-F', 'n=1', '-X', 'GET']],
+    ['a typed field read from stdin', ['repos/a/b/issues', '-F', 'n=@-', '-X', 'GET']],
+    ['a nested field', ['repos/a/b/issues', '-f', 'a[b]=c', '-X', 'GET']],
     ['--raw-field', ['repos/a/b/issues', '--raw-field=title=x']],
     ['a secret-looking query key', ['repos/a/b?access_token=x']],
     ['a disallowed header', ['repos/a/b', '-H', 'Authorization: token x']],
