@@ -81,7 +81,7 @@ describe('rule 15: a fresh policy per relay request and per native dispatch', ()
 
   it('fetches it once for a delegated write, and not at all for an exempt invocation', async () => {
     const deps = await setup(() => ({ status: 500, json: {} }), { RELAY_QUIET_FALLBACK: '1' });
-    await runCli(['native', 'issue', 'comment', '3', '--body', 'hi'], deps);
+    await runCli(['native', 'label', 'create', 'bug', '-R', 'acme/widgets'], deps);
     expect(relay?.policyRequests).toHaveLength(1);
     await runCli(['native', '--version'], deps);
     await runCli(['native', 'auth', 'status'], deps);

@@ -68,41 +68,35 @@ describe('rule 15 against relay-server: policy fetched, argv checked, gh run or 
     await stack.close();
   });
 
-  it('refuses an issue create whose --body matches, and gh does not run', async () => {
+  // Unmodeled gh commands (client rule 16 rewrites modeled publications such as issue create
+  // instead of refusing them): rule 15's argv check is what stands between them and gh.
+  it('refuses a delegated write whose flag value matches, and gh does not run', async () => {
     const result = await runBinary(
       cli.bin,
-      [
-        'native',
-        'issue',
-        'create',
-        '-R',
-        'acme/widgets',
-        '--title',
-        'ok',
-        '--body',
-        'about project-falcon',
-      ],
+      ['native', 'repo', 'edit', 'acme/widgets', '--description', 'about project-falcon'],
       env,
     );
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
-      'relay: refused: argument 8 matches the string-rewrite policy (string_rewrite_blocked)\n',
+      'relay: refused: argument 5 matches the string-rewrite policy (string_rewrite_blocked)\n',
     );
     expect(result.stderr).not.toContain('falcon');
     expect(ghArgv(stack.dir)).toBeUndefined();
   });
 
+  it('refuses a matching --name=value too', async () => {
+    const result = await runBinary(
+      cli.bin,
+      ['native', 'label', 'create', 'bug', '-R', 'acme/widgets', '--description=project-falcon'],
+      env,
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^relay: refused: argument 6 matches/);
+    expect(ghArgv(stack.dir)).toBeUndefined();
+  });
+
   it('runs gh with a passing argv, with its exit code', async () => {
-    const argv = [
-      'issue',
-      'create',
-      '-R',
-      'acme/widgets',
-      '--title',
-      'ok',
-      '--body',
-      'about birds',
-    ];
+    const argv = ['repo', 'edit', 'acme/widgets', '--description', 'about birds'];
     const result = await runBinary(cli.bin, ['native', ...argv], env);
     expect(result).toMatchObject({ code: 42, stderr: '' });
     expect(ghArgv(stack.dir)).toEqual(argv);
@@ -138,11 +132,11 @@ describe('rule 15 against relay-server: policy fetched, argv checked, gh run or 
     );
     const result = await runBinary(
       cli.bin,
-      ['native', 'issue', 'comment', '3', '-R', 'acme/widgets', '--body', 'an eagle'],
+      ['native', 'label', 'create', 'eagle', '-R', 'acme/widgets'],
       { ...env, RELAY_STRING_REWRITE_FILE: file },
     );
     expect(result).toMatchObject({ code: 1 });
-    expect(result.stderr).toMatch(/^relay: refused: argument 7 matches/);
+    expect(result.stderr).toMatch(/^relay: refused: argument 3 matches/);
     expect(ghArgv(stack.dir)).toBeUndefined();
   });
 
