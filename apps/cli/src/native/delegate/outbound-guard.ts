@@ -40,7 +40,7 @@ export const readBoundedFile: BoundedFileReader = async (path, maxBytes) => {
  *
  * @throws CliError `string_rewrite_policy_failure` (exit 1) with the policy-failure line
  */
-async function loadGuard(
+export async function loadGuard(
   deps: CliDependencies,
   endpoint: Result<PolicyEndpoint, PolicyFailureHint>,
 ): Promise<RuleSet> {
@@ -66,7 +66,7 @@ function refuseUnlessPass(verdict: OutboundVerdict): void {
 }
 
 /** The caller auth of this dispatch, or the hint of why there is none. */
-async function resolveEndpoint(
+export async function resolveEndpoint(
   deps: CliDependencies,
 ): Promise<Result<PolicyEndpoint, PolicyFailureHint>> {
   try {

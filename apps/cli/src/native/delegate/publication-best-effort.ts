@@ -1,0 +1,120 @@
+import { err, ok } from '@relay/protocol';
+import type { Result } from '@relay/protocol';
+import type { RuleSet } from '@relay/rewrite-engine';
+import { CONTENT_BUDGET_BYTES } from './publication-content.js';
+import type { ContentRefusal } from './publication-content.js';
+import { containsActiveRuleJson } from './publication-rule-json.js';
+
+/**
+ * A file an unmodeled command names for gh to read content from: the token at `index` of the
+ * argv is `prefix` + `path` (`--body-file=` + path, `body=@` + path, or the path alone after
+ * its flag). `path` `-` is standard input.
+ */
+export interface FileArgument {
+  readonly index: number;
+  readonly prefix: string;
+  readonly path: string;
+}
+
+/** Flags whose value is a content file, for commands other than `api` and `workflow run`. */
+const CONTENT_FILE_FLAGS = new Set(['--body-file', '--notes-file']);
+/** Commands whose `-F`/`--field` is gh's typed field (`key=@file` reads a file). */
+const FIELD_COMMANDS = new Set(['api', 'workflow run']);
+
+/** The value of a flag token: `{ index, prefix, value }` of where the value stands. */
+function valueOf(
+  argv: readonly string[],
+  index: number,
+  long: string,
+  short: string,
+): { index: number; prefix: string; value: string } | undefined {
+  const token = argv[index] ?? '';
+  if (token === long || token === short) {
+    const value = argv[index + 1];
+    return value === undefined ? undefined : { index: index + 1, prefix: '', value };
+  }
+  if (token.startsWith(`${long}=`))
+    return { index, prefix: `${long}=`, value: token.slice(long.length + 1) };
+  if (short !== '' && token.startsWith(short) && token.length > 2) {
+    const prefix = token.charAt(2) === '=' ? `${short}=` : short;
+    return { index, prefix, value: token.slice(prefix.length) };
+  }
+  return undefined;
+}
+
+/**
+ * Finds the content files of an unmodeled gh argv, best effort (SPEC.md client rule 16): for
+ * `api` and `workflow run`, the `-F`/`--field` values `key=@path` and `api`'s `--input path`;
+ * for every other command, the values of `--body-file`, `--notes-file` and `-F` (their
+ * shorthand in gh's issue, pr and release commands). Tokens after `--` are positional.
+ * Anything gh reads by other means (templates, editors, recovery files, a file of an unknown
+ * flag) is not found: that is what "best effort" leaves out.
+ *
+ * @param argv - gh's argv
+ */
+export function locateFileArguments(argv: readonly string[]): FileArgument[] {
+  const command = `${argv[0] ?? ''} ${argv[1] ?? ''}`;
+  const fieldCommand = argv[0] === 'api' || FIELD_COMMANDS.has(command);
+  const found: FileArgument[] = [];
+  for (let index = 0; index < argv.length; index++) {
+    const token = argv[index] ?? '';
+    if (token === '--') break;
+    if (!token.startsWith('-')) continue;
+    if (fieldCommand) {
+      const field = valueOf(argv, index, '--field', '-F');
+      if (field !== undefined) {
+        const at = field.value.indexOf('=@');
+        if (at > 0) {
+          found.push({
+            index: field.index,
+            prefix: `${field.prefix}${field.value.slice(0, at + 2)}`,
+            path: field.value.slice(at + 2),
+          });
+        }
+        index = field.index;
+        continue;
+      }
+      const input = argv[0] === 'api' ? valueOf(argv, index, '--input', '') : undefined;
+      if (input !== undefined) {
+        found.push({ index: input.index, prefix: input.prefix, path: input.value });
+        index = input.index;
+      }
+      continue;
+    }
+    const value =
+      [...CONTENT_FILE_FLAGS].map((long) => valueOf(argv, index, long, '')).find(Boolean) ??
+      (token.startsWith('-F') ? valueOf(argv, index, '-F', '-F') : undefined);
+    if (value !== undefined) {
+      found.push({ index: value.index, prefix: value.prefix, path: value.value });
+      index = value.index;
+    }
+  }
+  return found.filter((file) => file.path !== '');
+}
+
+/**
+ * Checks the texts read from an unmodeled command's content files: together at most 1 MiB
+ * (a larger file is refused, never half-checked), no active rule JSON, and no active pattern
+ * (`check`: an unmodeled command is never rewritten, a match refuses).
+ *
+ * @param ruleSet - the merged guard of this dispatch
+ * @param texts - the decoded texts, in argv order
+ */
+export function checkFileContents(
+  ruleSet: RuleSet,
+  texts: readonly string[],
+): Result<void, ContentRefusal> {
+  const encoder = new TextEncoder();
+  let total = 0;
+  for (const text of texts) total += encoder.encode(text).byteLength;
+  if (total > CONTENT_BUDGET_BYTES) return err({ code: 'content_budget', field: 'content file' });
+  const patterns = ruleSet.rules.map((rule) => rule.pattern);
+  for (const text of texts) {
+    if (containsActiveRuleJson(text, patterns)) {
+      return err({ code: 'active_rule_json', field: 'content file' });
+    }
+    const checked = ruleSet.check(text);
+    if (!checked.ok) return err({ code: 'file_blocked', failure: checked.error });
+  }
+  return ok(undefined);
+}

@@ -1,0 +1,251 @@
+import type { RuleSet } from '@relay/rewrite-engine';
+import type { CliDependencies } from '../../cli-dependencies.js';
+import { CliError } from '../../cli-error.js';
+import { locateNativeCli, nativeEnv } from '../../native-cli.js';
+import {
+  formatMergeDiagnostics,
+  isMergeDiagnosticsEnabled,
+  parseMergeDiagnostics,
+} from './merge-diagnostics.js';
+import { classifyExactHeadMerge } from './merge-exact-head.js';
+import { checkNativeArgv, formatRefusal } from './outbound-content-check.js';
+import { loadGuard, readBoundedFile, resolveEndpoint } from './outbound-guard.js';
+import { classifyNativeInvocation } from './protected-invocation.js';
+import { checkReleaseAssets, formatFileRefusal, readFileFacts } from './publication-assets.js';
+import { checkFileContents, locateFileArguments } from './publication-best-effort.js';
+import { forcePublicHost } from './publication-child-env.js';
+import { classifyCommandPublication } from './publication-commands.js';
+import {
+  CONTENT_BUDGET_BYTES,
+  decodeContent,
+  formatContentRefusal,
+  sanitizePublication,
+} from './publication-content.js';
+import type { ContentRefusal } from './publication-content.js';
+import type {
+  ContentSource,
+  PublicationClassification,
+  PublicationPlan,
+} from './publication-model.js';
+import { STRUCTURAL_REFUSAL_MESSAGES, UNMODELED } from './publication-model.js';
+import { classifyRawRestPublication } from './publication-raw-rest.js';
+import { withSnapshotDirectory } from './snapshot-directory.js';
+import type { SnapshotDirectory } from './snapshot-directory.js';
+
+/** Options of {@link dispatchNative}. */
+export interface NativeDispatchOptions {
+  /** Runs once every check has passed, right before gh starts (the delegation notice). */
+  readonly beforeRun?: () => void;
+  /** Where the merge diagnostics record and a captured gh's stderr go. Default: stderr. */
+  readonly stderr?: NodeJS.WritableStream;
+}
+
+/**
+ * Classifies a gh argv as a modeled publication of client rule 16: the exact-head squash merge,
+ * an allowlisted raw REST write, or a modeled gh command; otherwise {@link UNMODELED}.
+ */
+export function classifyPublication(argv: readonly string[]): PublicationClassification {
+  for (const classify of [
+    classifyExactHeadMerge,
+    classifyRawRestPublication,
+    classifyCommandPublication,
+  ]) {
+    const verdict = classify(argv);
+    if (verdict.kind !== 'unmodeled') return verdict;
+  }
+  return UNMODELED;
+}
+
+function refuse(refusal: ContentRefusal): never {
+  throw new CliError('string_rewrite_blocked', { message: formatContentRefusal(refusal) });
+}
+
+/** Reads the bytes of a content file or of standard input, at most the budget plus one byte. */
+class ContentReader {
+  private stdinUsed = false;
+
+  constructor(private readonly deps: CliDependencies) {}
+
+  async read(source: Exclude<ContentSource, { kind: 'inline' }>, field: string): Promise<string> {
+    let bytes: Uint8Array;
+    if (source.kind === 'stdin') {
+      if (this.stdinUsed) refuse({ code: 'stdin_twice' });
+      this.stdinUsed = true;
+      bytes = await this.deps.readStdin();
+    } else {
+      try {
+        bytes = await readBoundedFile(source.path, CONTENT_BUDGET_BYTES + 1);
+      } catch {
+        refuse({ code: 'content_unreadable', field });
+      }
+    }
+    if (bytes.byteLength > CONTENT_BUDGET_BYTES) refuse({ code: 'content_budget', field });
+    const text = decodeContent(bytes);
+    if (text === null) refuse({ code: 'content_not_text', field });
+    return text;
+  }
+}
+
+/** Runs the native gh with the public host forced; captured when the merge record is asked for. */
+async function runChild(
+  deps: CliDependencies,
+  argv: readonly string[],
+  options: NativeDispatchOptions,
+  diagnostics: boolean,
+): Promise<number> {
+  options.beforeRun?.();
+  const path = await locateNativeCli(deps);
+  const env = forcePublicHost(nativeEnv(deps.env));
+  try {
+    if (!diagnostics) return await deps.execInherited(path, argv, env);
+    const [first, ...rest] = argv;
+    const output = await deps.runProcess(path, [first ?? 'api', '--include', ...rest], { env });
+    const stderr = options.stderr ?? process.stderr;
+    stderr.write(output.stderr);
+    stderr.write(formatMergeDiagnostics(parseMergeDiagnostics(output.stdout)));
+    return output.code ?? 1;
+  } catch {
+    throw new CliError('native_cli_missing', { message: 'The native CLI could not be started.' });
+  }
+}
+
+/** Renders the plan's argv with the sanitized texts and their snapshot files. */
+async function renderArgv(
+  plan: PublicationPlan,
+  texts: readonly string[],
+  directory: SnapshotDirectory | undefined,
+): Promise<string[]> {
+  const argv: string[] = [];
+  for (const part of plan.parts) {
+    switch (part.kind) {
+      case 'literal':
+      case 'fixed':
+        argv.push(part.value);
+        break;
+      case 'inline':
+        argv.push(`${part.prefix}${texts[part.field] ?? ''}`);
+        break;
+      case 'snapshot': {
+        if (directory === undefined) throw new Error('a snapshot part needs a snapshot directory');
+        const file = await directory.write(`field-${String(part.field)}`, texts[part.field] ?? '');
+        argv.push(`${part.prefix}${file}`);
+        break;
+      }
+    }
+  }
+  return argv;
+}
+
+/** A modeled publication: read, check assets, sanitize, snapshot, run. */
+async function runModeled(
+  deps: CliDependencies,
+  guard: RuleSet,
+  plan: PublicationPlan,
+  options: NativeDispatchOptions,
+): Promise<number> {
+  const reader = new ContentReader(deps);
+  const texts: string[] = [];
+  for (const field of plan.fields) {
+    texts.push(
+      field.source.kind === 'inline'
+        ? field.source.value
+        : await reader.read(field.source, field.name),
+    );
+  }
+  const facts = await Promise.all(plan.assets.map((asset) => readFileFacts(asset.path)));
+  const assets = checkReleaseAssets(
+    plan.assets.map((asset, index) => ({
+      basename: asset.basename,
+      facts: facts[index] ?? { kind: 'missing' },
+    })),
+  );
+  if (!assets.ok) {
+    throw new CliError('usage_error', {
+      message: formatFileRefusal('release asset', assets.error),
+    });
+  }
+  const sanitized = sanitizePublication(guard, plan, texts);
+  if (!sanitized.ok) refuse(sanitized.error);
+  const diagnostics = plan.merge === true && isMergeDiagnosticsEnabled(deps.env);
+  if (!plan.parts.some((part) => part.kind === 'snapshot')) {
+    return runChild(deps, await renderArgv(plan, sanitized.value, undefined), options, diagnostics);
+  }
+  return withSnapshotDirectory(async (directory) => {
+    const argv = await renderArgv(plan, sanitized.value, directory);
+    return runChild(deps, argv, options, diagnostics);
+  });
+}
+
+/** An unmodeled command: the argv check, its content files checked, stdin through a snapshot. */
+async function runBestEffort(
+  deps: CliDependencies,
+  guard: RuleSet,
+  argv: readonly string[],
+  options: NativeDispatchOptions,
+): Promise<number> {
+  const verdict = checkNativeArgv(guard, argv);
+  if (verdict.kind === 'refuse') {
+    throw new CliError('string_rewrite_blocked', { message: formatRefusal(verdict) });
+  }
+  const files = locateFileArguments(argv);
+  const reader = new ContentReader(deps);
+  const texts: string[] = [];
+  for (const file of files) {
+    texts.push(
+      await reader.read(
+        file.path === '-' ? { kind: 'stdin' } : { kind: 'file', path: file.path },
+        'content file',
+      ),
+    );
+  }
+  const checked = checkFileContents(guard, texts);
+  if (!checked.ok) refuse(checked.error);
+  const reference = files.find((file) => file.path === '-');
+  if (reference === undefined) return runChild(deps, argv, options, false);
+  const stdinText = texts[files.indexOf(reference)] ?? '';
+  return withSnapshotDirectory(async (directory) => {
+    const path = await directory.write('stdin', stdinText);
+    const replaced = argv.map((token, index) =>
+      index === reference.index ? `${reference.prefix}${path}` : token,
+    );
+    return runChild(deps, replaced, options, false);
+  });
+}
+
+/**
+ * The final native dispatch (SPEC.md client rules 13, 15, 16): every native gh run goes
+ * through here.
+ * - Exempt invocations (rule 15) run as they are.
+ * - Protected ones need a login and a fresh policy; then a modeled publication
+ *   ({@link classifyPublication}) is sanitized and run from private snapshots, a structurally
+ *   refused shape fails with `usage_error`, and anything else gets the best-effort filter
+ *   (rule 15's argv check, its content files checked within the 1 MiB budget).
+ * - Every child runs with the public host forced and GH_REPO removed; the exact-head merge
+ *   prints the diagnostics record under RELAY_DIAGNOSTICS=1.
+ *
+ * @param deps - the effects
+ * @param argv - gh's argv, as given to `relay native`
+ * @param options - the hook before gh starts, the stderr of the record
+ * @returns gh's exit code
+ * @throws CliError `string_rewrite_policy_failure`, `string_rewrite_blocked`, `usage_error`,
+ *   `native_cli_missing`; gh does not run then
+ */
+export async function dispatchNative(
+  deps: CliDependencies,
+  argv: readonly string[],
+  options: NativeDispatchOptions = {},
+): Promise<number> {
+  if (classifyNativeInvocation(argv).kind === 'exempt') return runChild(deps, argv, options, false);
+  const guard = await loadGuard(deps, await resolveEndpoint(deps));
+  const classification = classifyPublication(argv);
+  switch (classification.kind) {
+    case 'refused':
+      throw new CliError('usage_error', {
+        message: STRUCTURAL_REFUSAL_MESSAGES[classification.code],
+      });
+    case 'modeled':
+      return runModeled(deps, guard, classification.plan, options);
+    case 'unmodeled':
+      return runBestEffort(deps, guard, argv, options);
+  }
+}
