@@ -1,3 +1,5 @@
+import type { RequestTrace } from './http/request-scope.js';
+
 /** The authenticated caller of a request on a caller surface. */
 export interface AuthenticatedCaller {
   readonly callerId: string;
@@ -15,5 +17,10 @@ export interface AppEnv {
     caller: AuthenticatedCaller;
     /** The cap on request bodies, bytes (RELAY_MAX_REQUEST_BYTES); `readJsonBody`'s default. */
     maxRequestBytes: number;
+    /**
+     * What the request gathers for its log line and metrics (error code, caller, upstream
+     * count); set by the request observer, undefined in an app without one.
+     */
+    trace: RequestTrace | undefined;
   };
 }

@@ -4,8 +4,11 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from './app-env.js';
 import { createAdminAuthenticator } from './auth/admin-authenticator.js';
 import { createCallerAuthenticator } from './auth/caller-authenticator.js';
-import { createAccessLog, type AccessLogEntry } from './http/access-log.js';
+import { createRequestObserver, type AccessLogEntry } from './http/access-log.js';
 import { DEFAULT_BODY_MAX_BYTES, isRequestBodyPending } from './http/json-body-reader.js';
+import { createRequestScope, type RequestScope } from './http/request-scope.js';
+import { createMetricsRoute } from './metrics/metrics-route.js';
+import type { RelayMetrics } from './metrics/relay-metrics.js';
 import { RelayHttpError, type RelayHttpErrorCode } from './relay-http-error.js';
 import { createRequestId } from './request-id.js';
 import { createCallerProvisioningRoute } from './routes/caller-provisioning-route.js';
@@ -58,10 +61,25 @@ export interface AppDependencies {
    * SPEC.md). Default 16 KiB.
    */
   readonly maxRequestBytes?: number;
+  /**
+   * The request scope every request runs in: the audit sink and the forge transport add to the
+   * current request's trace through it (its upstream count, its audit row). Default: a scope of
+   * the app's own.
+   */
+  readonly requestScope?: RequestScope;
+  /** The relay's metrics: counted per request, and served by GET /metrics with a token. */
+  readonly metrics?: RelayMetrics;
+  /**
+   * RELAY_METRICS_TOKEN: the bearer token of GET /metrics. Without it (or without `metrics`)
+   * /metrics is not served (404 `not_found`, like any unknown path).
+   */
+  readonly metricsToken?: string | undefined;
 }
 
 function errorResponse(c: Context<AppEnv>, code: RelayHttpErrorCode, message?: string) {
   const requestId = c.get('requestId');
+  const trace = c.get('trace');
+  if (trace !== undefined) trace.errorCode = code;
   const headers: Record<string, string> = { 'x-relay-request-id': requestId };
   if (code === 'unauthorized') headers['www-authenticate'] = 'Bearer';
   // Refused before its body arrived (authentication, size, overload): close the connection after
@@ -104,11 +122,21 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
       c.res.headers.set('x-relay-request-id', requestId);
     }
   });
-  if (deps.onLog !== undefined) {
-    app.use(createAccessLog(deps.onLog, deps.elapsed ?? (() => performance.now())));
+  if (deps.onLog !== undefined || deps.metrics !== undefined) {
+    app.use(
+      createRequestObserver({
+        scope: deps.requestScope ?? createRequestScope(),
+        now: deps.elapsed ?? (() => performance.now()),
+        log: deps.onLog,
+        metrics: deps.metrics,
+      }),
+    );
   }
 
   app.route('/', createDiscoveryRoute(deps.discovery));
+  if (deps.metrics !== undefined && deps.metricsToken !== undefined) {
+    app.route('/', createMetricsRoute(deps.metrics, deps.metricsToken));
+  }
 
   const services = deps.services;
   if (services !== undefined) {

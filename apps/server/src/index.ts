@@ -44,8 +44,10 @@ export { createSecretReader } from './secret-resolver.js';
 export type { SecretReader, SecretReaderOptions } from './secret-resolver.js';
 
 // HTTP
-export { createAccessLog } from './http/access-log.js';
-export type { AccessLogEntry } from './http/access-log.js';
+export { createRequestObserver } from './http/access-log.js';
+export type { AccessLogEntry, RequestObserverOptions } from './http/access-log.js';
+export { createRequestScope, createRequestTrace } from './http/request-scope.js';
+export type { RequestScope, RequestTrace } from './http/request-scope.js';
 export { createOverloadGuard } from './http/overload-guard.js';
 export type { OverloadGuard, OverloadGuardOptions } from './http/overload-guard.js';
 export { DEFAULT_BODY_MAX_BYTES, readJsonBody, readJsonText } from './http/json-body-reader.js';
@@ -55,6 +57,28 @@ export type {
   PeerConnectionLimit,
   PeerConnectionLimitOptions,
 } from './http/http-server-limits.js';
+
+// Metrics and logs
+export { createRelayMetrics, toMethodLabel, toStatusClass } from './metrics/relay-metrics.js';
+export type {
+  IdentityCooldownGauge,
+  IdentityRateGauge,
+  MetricsGaugeSources,
+  RelayMetrics,
+  RelayMetricsOptions,
+  RelayRequestFacts,
+  RelayRequestSource,
+  UpstreamCharge,
+  UpstreamLane,
+} from './metrics/relay-metrics.js';
+export { METRICS_PATH, createMetricsRoute } from './metrics/metrics-route.js';
+export { toRelayRequestFacts, toRelaySource } from './metrics/relay-request-facts.js';
+export {
+  instrumentIdentityPool,
+  instrumentTransport,
+  toUpstreamLane,
+} from './metrics/upstream-instrumentation.js';
+export type { TransportInstrumentationOptions } from './metrics/upstream-instrumentation.js';
 
 // Audit
 export type { AuditCacheResult, AuditRecord } from './audit/audit-record.js';

@@ -39,6 +39,8 @@ describe('loadServerConfig', () => {
         visibilityProofTtlS: 60,
         maxCallerConcurrency: 8,
         rewriteCheckDeadlineMs: 2_000,
+        metricsToken: undefined,
+        logLevel: 'info',
       },
     });
   });
@@ -70,6 +72,8 @@ describe('loadServerConfig', () => {
       RELAY_VISIBILITY_PROOF_TTL_S: '15',
       RELAY_MAX_CALLER_CONCURRENCY: '0',
       RELAY_REWRITE_CHECK_DEADLINE_MS: '500',
+      RELAY_METRICS_TOKEN: 'a-long-metrics-scrape-token',
+      RELAY_LOG_LEVEL: ' Debug ',
     });
     expect(result.ok && result.value).toMatchObject({
       host: '0.0.0.0',
@@ -95,6 +99,8 @@ describe('loadServerConfig', () => {
       visibilityProofTtlS: 15,
       maxCallerConcurrency: 0,
       rewriteCheckDeadlineMs: 500,
+      metricsToken: 'a-long-metrics-scrape-token',
+      logLevel: 'debug',
     });
   });
 
@@ -107,6 +113,14 @@ describe('loadServerConfig', () => {
     });
     expect(!longer.ok && longer.error.variable).toBe('RELAY_HEADERS_TIMEOUT_MS');
   });
+
+  it.each(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const)(
+    'accepts RELAY_LOG_LEVEL=%s',
+    (level) => {
+      const result = loadServerConfig({ RELAY_LOG_LEVEL: level.toUpperCase() });
+      expect(result.ok && result.value.logLevel).toBe(level);
+    },
+  );
 
   it('treats blank variables as unset', () => {
     const result = loadServerConfig({ RELAY_PORT: ' ', RELAY_ADMIN_TOKEN: '' });
@@ -152,6 +166,9 @@ describe('loadServerConfig', () => {
     ['RELAY_MAX_CALLER_CONCURRENCY', '-1'],
     ['RELAY_MAX_CALLER_CONCURRENCY', 'lots'],
     ['RELAY_REWRITE_CHECK_DEADLINE_MS', '5'],
+    ['RELAY_METRICS_TOKEN', 'short-scrape'],
+    ['RELAY_METRICS_TOKEN', 'a long token with spaces'],
+    ['RELAY_LOG_LEVEL', 'verbose'],
   ])('rejects %s=%j, naming the variable but not the value', (variable, value) => {
     const result = loadServerConfig({ [variable]: value });
     expect(result.ok).toBe(false);

@@ -30,6 +30,27 @@ export const DEFAULT_VISIBILITY_PROOF_TTL_S = 60;
 /** Default of RELAY_MAX_CALLER_CONCURRENCY: relay requests of one caller in progress. */
 export const DEFAULT_MAX_CALLER_CONCURRENCY = 8;
 
+/** The levels of RELAY_LOG_LEVEL, most severe first; `silent` writes nothing. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** A level of RELAY_LOG_LEVEL. */
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Default of RELAY_LOG_LEVEL. */
+export const DEFAULT_LOG_LEVEL: LogLevel = 'info';
+
+/**
+ * RELAY_LOG_LEVEL as a level: blank or unset is {@link DEFAULT_LOG_LEVEL}; case and surrounding
+ * spaces do not matter; anything else is undefined (an invalid configuration).
+ *
+ * @param raw - the variable's value
+ */
+export function parseLogLevel(raw: string | undefined): LogLevel | undefined {
+  const value = raw?.trim().toLowerCase();
+  if (value === undefined || value === '') return DEFAULT_LOG_LEVEL;
+  return (LOG_LEVELS as readonly string[]).includes(value) ? (value as LogLevel) : undefined;
+}
+
 /** The server's configuration, read from the environment of DESIGN.md §3. */
 export interface ServerConfig {
   readonly host: string;
@@ -69,6 +90,10 @@ export interface ServerConfig {
   readonly maxCallerConcurrency: number;
   /** The longest one offloaded string-rewrite check may run, ms. */
   readonly rewriteCheckDeadlineMs: number;
+  /** RELAY_METRICS_TOKEN: the bearer token of GET /metrics; unset → /metrics is not served. */
+  readonly metricsToken: string | undefined;
+  /** RELAY_LOG_LEVEL: the least severe level written to stdout. */
+  readonly logLevel: LogLevel;
 }
 
 /** Why the environment is unusable: the variable and what it expects, never its value. */
@@ -248,6 +273,13 @@ export function loadServerConfig(env: Env): Result<ServerConfig, ConfigError> {
     return fail('RELAY_ADMIN_TOKEN', 'at least 16 characters');
   }
 
+  const metricsToken = value('RELAY_METRICS_TOKEN');
+  if (metricsToken !== undefined && (metricsToken.length < 16 || /\s/.test(metricsToken))) {
+    return fail('RELAY_METRICS_TOKEN', 'at least 16 characters without spaces');
+  }
+  const logLevel = parseLogLevel(env.RELAY_LOG_LEVEL);
+  if (logLevel === undefined) return fail('RELAY_LOG_LEVEL', LOG_LEVELS.join(', '));
+
   const defaultLoginPool = value('DEFAULT_LOGIN_POOL') ?? 'default';
   if (!poolIdSchema.safeParse(defaultLoginPool).success) {
     return fail('DEFAULT_LOGIN_POOL', 'a pool id (1-100 of [A-Za-z0-9._-])');
@@ -295,6 +327,8 @@ export function loadServerConfig(env: Env): Result<ServerConfig, ConfigError> {
     visibilityProofTtlS: visibilityProofTtlS.value,
     maxCallerConcurrency: maxCallerConcurrency.value,
     rewriteCheckDeadlineMs: rewriteCheckDeadlineMs.value,
+    metricsToken,
+    logLevel,
   });
 }
 

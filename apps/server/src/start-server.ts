@@ -16,6 +16,10 @@ import { createWriteBehindCacheStore } from './cache/write-behind-cache-store.js
 import { createApp } from './create-app.js';
 import { createServerServices } from './create-server-services.js';
 import type { AccessLogEntry } from './http/access-log.js';
+import { createRequestScope } from './http/request-scope.js';
+import { createIdentityGaugeSources, trackRateBuckets } from './metrics/identity-gauges.js';
+import { createRelayMetrics, type RelayMetrics } from './metrics/relay-metrics.js';
+import { instrumentIdentityPool, instrumentTransport } from './metrics/upstream-instrumentation.js';
 import { limitConnectionsPerPeer, toHttpServerOptions } from './http/http-server-limits.js';
 import { createRelayPipelineDeps } from './pipeline/pipeline-wiring.js';
 import { createRelayPipeline } from './pipeline/relay-pipeline.js';
@@ -40,6 +44,8 @@ export interface RunningServer {
   readonly audit: AuditWriter;
   /** The pool coordinator (leases, cooldowns, rate state). */
   readonly coordinator: Coordinator;
+  /** The metrics served by GET /metrics; undefined when RELAY_METRICS_TOKEN is unset. */
+  readonly metrics: RelayMetrics | undefined;
   /**
    * Stops accepting connections, ends idle ones, stops the retention task, flushes the audit
    * queue, closes the forge transport and the database; idempotent.
@@ -66,6 +72,11 @@ export interface StartServerOptions {
   readonly parsePolicyUpdate?: PolicyUpdateParser;
   /** The rewrite check factory. Default: @relay/rewrite-engine's `compileRules`. */
   readonly createRewriteCheck?: RewriteCheckFactory;
+  /**
+   * With metrics on (RELAY_METRICS_TOKEN set), also export prom-client's default process and
+   * Node.js metrics (`process_*`, `nodejs_*`). Default true.
+   */
+  readonly processMetrics?: boolean;
 }
 
 /**
@@ -81,6 +92,16 @@ export async function startServer(
   options: StartServerOptions = {},
 ): Promise<RunningServer> {
   const now = options.now ?? Date.now;
+  // Metrics are collected only when they can be scraped (RELAY_METRICS_TOKEN set). Their gauges
+  // read the stores below at scrape time; problems are counted as they are reported.
+  let metrics: RelayMetrics | undefined;
+  const reportProblem: NonNullable<StartServerOptions['onBackgroundProblem']> = (problem) => {
+    metrics?.recordBackgroundProblem(problem.code);
+    options.onBackgroundProblem?.(problem);
+  };
+  // Each request runs in a scope of its own: its audit row and its upstream requests are added
+  // to its trace, for its log line and its metrics.
+  const requestScope = createRequestScope();
   const database = await openSqliteDatabase(config.database, { now: () => new Date(now()) });
   const transport = createForgeTransport({
     hosts: {
@@ -96,23 +117,45 @@ export async function startServer(
   const auditStore = createAuditStore(database.db);
   const audit = createAuditWriter({
     store: auditStore,
-    ...(options.onBackgroundProblem === undefined ? {} : { onError: options.onBackgroundProblem }),
+    onError: reportProblem,
   });
   const retention = createAuditRetention({
     store: auditStore,
     now,
-    onError: () => options.onBackgroundProblem?.({ code: 'audit_retention_failed' }),
+    onError: () => {
+      reportProblem({ code: 'audit_retention_failed' });
+    },
   });
   const stopRetention = retention.start();
-  retention
-    .runOnce()
-    .catch(() => options.onBackgroundProblem?.({ code: 'audit_retention_failed' }));
-  const coordinator = createMemoryCoordinator({ now });
+  retention.runOnce().catch(() => {
+    reportProblem({ code: 'audit_retention_failed' });
+  });
+  const rateBuckets = new Set<string>(['core']);
+  const coordinator = trackRateBuckets(createMemoryCoordinator({ now }), rateBuckets);
   // Cache writes leave the response path: queued, then committed in batches (one SQLite commit
   // costs more than a whole cache hit).
   const cacheStore = createWriteBehindCacheStore(createSqliteCacheStore(database.db), {
-    onError: () => options.onBackgroundProblem?.({ code: 'cache_write_failed' }),
+    onError: () => {
+      reportProblem({ code: 'cache_write_failed' });
+    },
   });
+  const tieredCache = createTieredCacheStore({ back: cacheStore });
+  if (config.metricsToken !== undefined) {
+    const listIdentityIds = async () =>
+      (await database.db.selectFrom('identities').select('id').execute()).map((row) => row.id);
+    metrics = createRelayMetrics({
+      defaultMetrics: options.processMetrics ?? true,
+      sources: {
+        ...createIdentityGaugeSources({ coordinator, listIdentityIds, buckets: rateBuckets, now }),
+        cacheSize: async () => ({
+          entries: await cacheStore.count(),
+          bytes: await cacheStore.totalBytes(),
+        }),
+        cacheFrontSize: () => tieredCache.frontSize(),
+        auditBacklog: () => audit.backlog(),
+      },
+    });
+  }
   const readSecret = options.readSecret;
 
   // Expensive string-rewrite checks run on a worker thread, each within a deadline.
@@ -127,7 +170,8 @@ export async function startServer(
       allowedForgeOrg: config.allowedForgeOrg,
       defaultAllowedOwners: config.defaultAllowedOwners,
     },
-    transport,
+    // Login and provisioning reads count on their request's log line (not as relay lanes).
+    transport: instrumentTransport(transport, { scope: requestScope }),
     now,
     overload: { auditBacklog: () => audit.backlog() },
     ...(options.parsePolicyUpdate === undefined
@@ -159,10 +203,15 @@ export async function startServer(
   const relayDeps = createRelayPipelineDeps({
     rewriteCheckOffload,
     services,
-    transport,
+    transport: instrumentTransport(transport, {
+      scope: requestScope,
+      ...(metrics === undefined ? {} : { metrics }),
+    }),
     coordinator,
-    cache: createTieredCacheStore({ back: cacheStore }),
+    cache: tieredCache,
     audit: (record) => {
+      const trace = requestScope.current();
+      if (trace !== undefined) trace.audit = record;
       audit.enqueue(record);
     },
     readSecret,
@@ -174,6 +223,9 @@ export async function startServer(
   });
   const relay = createRelayPipeline({
     ...relayDeps,
+    ...(metrics === undefined
+      ? {}
+      : { identityPool: instrumentIdentityPool(relayDeps.identityPool, metrics) }),
     maxCallerConcurrency: config.maxCallerConcurrency,
   });
 
@@ -194,6 +246,8 @@ export async function startServer(
       ? {}
       : { onUnexpectedError: options.onUnexpectedError }),
     ...(options.onLog === undefined ? {} : { onLog: options.onLog }),
+    requestScope,
+    ...(metrics === undefined ? {} : { metrics, metricsToken: config.metricsToken }),
   });
   const shutdownBackground = async () => {
     stopRetention();
@@ -238,6 +292,7 @@ export async function startServer(
     database,
     audit,
     coordinator,
+    metrics,
     close() {
       closing ??= (async () => {
         await new Promise<void>((resolve) => {

@@ -44,6 +44,8 @@ export function createRelayRoute(
       caller = await options.authenticate(authorization);
       if (caller === undefined) throw new RelayHttpError('unauthorized');
     }
+    const trace = c.get('trace');
+    if (trace !== undefined && caller !== undefined) trace.callerId = caller.callerId;
     const body = await readJsonBody(c, options.maxBodyBytes ?? requestBodyCap(c));
     const requestId = c.get('requestId');
     const outcome = await pipeline({
@@ -59,6 +61,10 @@ export function createRelayRoute(
     }
     const { failure } = outcome;
     if (failure.kind === 'fallback') {
+      if (trace !== undefined) {
+        trace.errorCode = failure.code;
+        trace.reason = failure.reason;
+      }
       return c.json(createErrorBody('fallback_local', { requestId, reason: failure.reason }), 424);
     }
     throw new RelayHttpError(failure.code);
