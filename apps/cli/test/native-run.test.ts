@@ -276,6 +276,45 @@ describe('relay native run and workflow reads through relay-server and the simul
     expect(log.stderr).toContain('fallback_local, reason unsupported_flag');
   }, 60_000);
 
+  it('run watch: a finished run’s line; an unfinished one polled every 30 s on the relay until it completes', async () => {
+    const done = await relay(
+      ['native', 'run', 'watch', String(slowRunId), '-R', 'acme/widgets', '--exit-status'],
+      env,
+    );
+    expect(done).toEqual({
+      code: 1,
+      stdout: `Run Nightly (${String(slowRunId)}) has already completed with 'failure'\n`,
+      stderr: '',
+    });
+
+    const { run, jobs } = sim.world.addRun({
+      owner: 'acme',
+      repo: 'widgets',
+      workflow: 'Watched',
+      status: 'in_progress',
+      jobs: [{ name: 'build', steps: ['Set up job'] }],
+    });
+    const id = String(run.id);
+    const [job] = jobs;
+    const header = (symbol: string) =>
+      `${symbol} main Watched · ${id}\nTriggered via push less than a minute ago\n\n`;
+    const started = Date.now();
+    const watching = relay(['native', 'run', 'watch', id, '-R', 'acme/widgets', '-i', '3'], env);
+    // The first poll happens at once; the run completes before the second, 30 s later.
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    sim.world.completeRun('acme', 'widgets', run.id, 'success');
+    const watched = await watching;
+    expect(Date.now() - started).toBeGreaterThanOrEqual(30_000);
+    expect(watched).toEqual({
+      code: 0,
+      stdout:
+        'Refreshing run status every 30 seconds. Press Ctrl+C to quit.\n\n' +
+        `${header('*')}JOBS\n* build (ID ${String(job?.id)})\n  * Set up job\n` +
+        `${header('✓')}JOBS\n✓ build in 0s (ID ${String(job?.id)})\n  * Set up job\n`,
+      stderr: '',
+    });
+  }, 90_000);
+
   it('workflow list and workflow view: gh’s non-TTY bytes', async () => {
     const { workflows } = await direct<{
       workflows: { id: number; name: string; path: string; state: string }[];
