@@ -106,7 +106,7 @@ describe('planNativeInvocation: delegations', () => {
     [['release', 'download', 'v1'], {}, 'write'],
     [['copilot'], {}, 'write'],
     [['pr', 'checks', '1'], {}, 'unsupported_command'],
-    [['run', 'watch', '1'], {}, 'unsupported_command'],
+    [['cache', 'list'], {}, 'unsupported_command'],
     [['org', 'list'], {}, 'unsupported_command'],
     [['status'], {}, 'unsupported_command'],
     [['pr', '-R', 'acme/widgets', 'view', '1'], {}, 'unsupported_shape'],
