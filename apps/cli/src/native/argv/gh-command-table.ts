@@ -6,6 +6,8 @@
 
 import { ACTIONS_COMMAND_FLAGS } from './gh-command-table-actions.js';
 import type { ActionsCommandName } from './gh-command-table-actions.js';
+import { CHECKS_COMMAND_FLAGS } from './gh-command-table-checks.js';
+import type { ChecksCommandName } from './gh-command-table-checks.js';
 import { SEARCH_COMMAND_FLAGS } from './gh-command-table-search.js';
 import type { SearchCommandName } from './gh-command-table-search.js';
 
@@ -57,7 +59,8 @@ export type ServedCommandName =
   | 'release view'
   | 'label list'
   | ActionsCommandName
-  | SearchCommandName;
+  | SearchCommandName
+  | ChecksCommandName;
 
 /**
  * How cobra checks a command's positional arguments (its `Args`), each failing with its own
@@ -306,6 +309,7 @@ export const SERVED_COMMAND_FLAGS: Readonly<Record<ServedCommandName, GhCommandS
   },
   ...ACTIONS_COMMAND_FLAGS,
   ...SEARCH_COMMAND_FLAGS,
+  ...CHECKS_COMMAND_FLAGS,
 };
 
 /** What gh has under one command group: its read verbs, its write verbs, its sub-groups. */

@@ -12,6 +12,7 @@ export const SERVED_COMMANDS: Readonly<Partial<Record<ServedCommandName, ServedC
   'issue list': async () => (await import('./issue-list.js')).ISSUE_LIST_COMMAND,
   'issue view': async () => (await import('./issue-view.js')).ISSUE_VIEW_COMMAND,
   'label list': async () => (await import('./label-list.js')).LABEL_LIST_COMMAND,
+  'pr checks': async () => (await import('./pr-checks.js')).PR_CHECKS_COMMAND,
   'pr diff': async () => (await import('./pr-diff.js')).PR_DIFF_COMMAND,
   'pr list': async () => (await import('./pr-list.js')).PR_LIST_COMMAND,
   'pr view': async () => (await import('./pr-view.js')).PR_VIEW_COMMAND,
