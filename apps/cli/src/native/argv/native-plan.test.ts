@@ -105,7 +105,7 @@ describe('planNativeInvocation: delegations', () => {
     [['repo', 'clone', 'acme/widgets'], {}, 'write'],
     [['release', 'download', 'v1'], {}, 'write'],
     [['copilot'], {}, 'write'],
-    [['pr', 'checks', '1'], {}, 'unsupported_command'],
+    [['pr', 'status'], {}, 'unsupported_command'],
     [['cache', 'list'], {}, 'unsupported_command'],
     [['org', 'list'], {}, 'unsupported_command'],
     [['status'], {}, 'unsupported_command'],
