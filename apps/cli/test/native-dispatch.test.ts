@@ -187,8 +187,8 @@ describe('relay native <gh argv> (built binary): delegation to the native gh', (
       'unsupported_flag',
     ],
     [
-      'a gh read the relay does not serve yet (pr checks)',
-      ['pr', 'checks', '1', '-R', 'acme/widgets'],
+      'a gh read the relay does not serve (repo list)',
+      ['repo', 'list', 'acme', '--limit', '5'],
       {},
       'unsupported_command',
     ],

@@ -33,7 +33,7 @@ function fake(env: Record<string, string> = {}, options: FakeOptions = {}) {
 
 describe('relay native <gh argv>: the dispatcher behind clipanion', () => {
   it.each<[string[], string]>([
-    [['pr', 'view', 'feature', '-R', 'acme/widgets'], 'unsupported_shape'],
+    [['repo', 'list', 'acme', '--limit', '5'], 'unsupported_command'],
     [['frobnicate', '--x', '--', '-y'], 'unknown_command'],
     [[], 'no_command'],
     [['--help'], 'help'],
