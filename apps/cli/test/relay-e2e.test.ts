@@ -345,9 +345,14 @@ describe('the built relay: native api reads, fallback and delegation', () => {
   }, 30_000);
 
   it('prints a gh-style HTTP error and exits 1', async () => {
+    // The relay carries error bodies as text (only 2xx JSON is parsed).
     const env = await setup(() => ({
       status: 200,
-      json: envelopeOf({ message: 'Not Found' }, { status: 404 }),
+      json: {
+        ...envelopeOf(null, { status: 404 }),
+        body: '{"message":"Not Found"}',
+        body_encoding: 'text',
+      },
     }));
     const result = await relay(['native', 'api', 'repos/acme/nope'], env);
     expect(result.code).toBe(1);
