@@ -82,6 +82,7 @@ export {
   LEASE_REASONS,
   NEVER_FORWARDED_HEADERS,
   filterEnvelopeHeaders,
+  relayEnvelopeBodySchema,
   relayEnvelopeSchema,
 } from './relay-envelope.js';
 export type {
@@ -162,5 +163,6 @@ export {
   UPSTREAM_SOURCES,
   parseStatsWindow,
   poolStatsSchema,
+  statsWindowSchema,
 } from './pool-stats.js';
 export type { PoolStats, StatsWindow, UpstreamSource } from './pool-stats.js';

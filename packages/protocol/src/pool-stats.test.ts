@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { poolHealthSchema } from './pool-health.js';
-import { parseStatsWindow, poolStatsSchema } from './pool-stats.js';
+import { parseStatsWindow, poolStatsSchema, statsWindowSchema } from './pool-stats.js';
 
 describe('parseStatsWindow', () => {
   it.each([
@@ -21,6 +22,22 @@ describe('parseStatsWindow', () => {
       expect(parseStatsWindow(value)).toEqual({ ok: false, error: { code: 'invalid_window' } });
     },
   );
+});
+
+describe('statsWindowSchema', () => {
+  it('accepts exactly the windows parseStatsWindow reads (blanks aside)', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.stringMatching(/^ ?[0-9]{1,8}[mhdHw]? ?$/), fc.string({ maxLength: 6 })),
+        (value) => {
+          expect(statsWindowSchema.safeParse(value).success).toBe(
+            value === value.trim() && parseStatsWindow(value).ok,
+          );
+        },
+      ),
+    );
+    expect(statsWindowSchema.safeParse('7d').success).toBe(true);
+  });
 });
 
 const stats = {

@@ -7,6 +7,17 @@ import { ROUTE_KINDS } from './route-kinds.js';
 
 const WINDOW_UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
+/** A stats window as written: a positive integer of at most 7 digits and a unit `m`, `h` or `d`. */
+const STATS_WINDOW_PATTERN = /^([1-9]\d{0,6})([mhd])$/;
+
+/**
+ * The `window` query parameter of GET /v1/pools/:pool/stats (`30m`, `24h`, `7d`), as
+ * {@link parseStatsWindow} reads it (surrounding blanks aside); past 30 days it is capped.
+ */
+export const statsWindowSchema = z
+  .string()
+  .regex(STATS_WINDOW_PATTERN, { error: 'stats window: a positive integer and m, h or d' });
+
 /** The default stats window. */
 export const DEFAULT_STATS_WINDOW = '24h';
 
@@ -23,7 +34,7 @@ export interface StatsWindow {
  * A window past 30 days is capped at 30 days.
  */
 export function parseStatsWindow(value: string): Result<StatsWindow, { code: 'invalid_window' }> {
-  const match = /^([1-9]\d{0,6})([mhd])$/.exec(value.trim());
+  const match = STATS_WINDOW_PATTERN.exec(value.trim());
   if (match === null) return err({ code: 'invalid_window' });
   const amount = Number(match[1]);
   const unit = match[2] as keyof typeof WINDOW_UNIT_MS;

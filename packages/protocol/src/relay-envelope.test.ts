@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { filterEnvelopeHeaders, relayEnvelopeSchema } from './relay-envelope.js';
+import {
+  filterEnvelopeHeaders,
+  relayEnvelopeBodySchema,
+  relayEnvelopeSchema,
+} from './relay-envelope.js';
 
 const relay = {
   pool: 'default',
@@ -84,6 +88,32 @@ describe('relayEnvelopeSchema', () => {
     ['an unknown field', { ...valid, extra: true }],
   ])('rejects %s', (_name, input) => {
     expect(relayEnvelopeSchema.safeParse(input).success).toBe(false);
+  });
+});
+
+describe('relayEnvelopeBodySchema', () => {
+  it.each([
+    ['json', { a: [1, null] }],
+    ['json', null],
+    ['text', 'plain'],
+    ['text', null],
+    ['base64', 'AAE='],
+    ['base64', ''],
+  ])('accepts a %s body %j, other fields passing through', (body_encoding, body) => {
+    expect(relayEnvelopeBodySchema.parse({ status: 200, body_encoding, body })).toEqual({
+      status: 200,
+      body_encoding,
+      body,
+    });
+  });
+
+  it.each([
+    ['text', 1],
+    ['base64', 'not base64!'],
+    ['base64', null],
+    ['gzip', 'x'],
+  ])('refuses a %s body %j', (body_encoding, body) => {
+    expect(relayEnvelopeBodySchema.safeParse({ body_encoding, body }).success).toBe(false);
   });
 });
 

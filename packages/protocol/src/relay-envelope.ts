@@ -75,10 +75,15 @@ export const IDENTITY_KINDS = ['pat', 'forge_app'] as const;
 /** An identity kind. */
 export type IdentityKind = (typeof IDENTITY_KINDS)[number];
 
-const bodySchema = z.discriminatedUnion('body_encoding', [
-  z.object({ body_encoding: z.literal('json'), body: z.json() }),
-  z.object({ body_encoding: z.literal('text'), body: z.string().nullable() }),
-  z.object({ body_encoding: z.literal('base64'), body: z.base64() }),
+/**
+ * How an envelope's `body` matches its `body_encoding`: any JSON value for `json`, a string or
+ * null (an empty API answer) for `text`, base64 text for `base64`. Other envelope fields pass
+ * through; {@link relayEnvelopeSchema} checks it.
+ */
+export const relayEnvelopeBodySchema = z.discriminatedUnion('body_encoding', [
+  z.looseObject({ body_encoding: z.literal('json'), body: z.json() }),
+  z.looseObject({ body_encoding: z.literal('text'), body: z.string().nullable() }),
+  z.looseObject({ body_encoding: z.literal('base64'), body: z.base64() }),
 ]);
 
 const relayMetaSchema = z
@@ -117,7 +122,7 @@ export const relayEnvelopeSchema = z
     relay: relayMetaSchema,
   })
   .superRefine((envelope, ctx) => {
-    const body = bodySchema.safeParse(envelope);
+    const body = relayEnvelopeBodySchema.safeParse(envelope);
     if (!body.success) {
       ctx.addIssue({
         code: 'custom',
