@@ -139,11 +139,15 @@ describe('a pool that allows search', () => {
     expect(jq.stdout).toBe(commits.map((c) => `${c.sha}\n`).join(''));
   }, 60_000);
 
-  it('gist view --files lists a public gist’s file names', async () => {
+  it('gist view: the file names, the raw contents, gh’s missing-file error', async () => {
     const gist = sim.world.gists().find((g) => g.description === 'hello gist');
     if (gist === undefined) throw new Error('no gist');
     const files = await relay(['native', 'gist', 'view', gist.id, '--files'], env);
     expect(files).toEqual({ code: 0, stdout: 'hello.txt\n', stderr: '' });
+    const view = await relay(['native', 'gist', 'view', gist.id], env);
+    expect(view).toEqual({ code: 0, stdout: 'hello gist\n\nhello\n', stderr: '' });
+    const missing = await relay(['native', 'gist', 'view', gist.id, '-f', 'nope.txt'], env);
+    expect(missing).toEqual({ code: 1, stdout: '', stderr: 'gist has no such file: "nope.txt"\n' });
   }, 60_000);
 
   it.each([
@@ -160,7 +164,7 @@ describe('a pool that allows search', () => {
     ],
     ['no repo qualifier', ['search', 'issues', 'wobble'], 'unsupported_shape'],
     ['--limit above 100', ['search', 'repos', 'x', '-L', '101'], 'unsupported_flag'],
-    ['gist contents', ['gist', 'view', 'abc123'], 'unsupported_flag'],
+    ['gist view without an argument (gh prompts)', ['gist', 'view'], 'unsupported_shape'],
   ])(
     'runs gh before any forge read: %s',
     async (_name, argv, reason) => {

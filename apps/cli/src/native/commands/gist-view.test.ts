@@ -92,9 +92,6 @@ describe('gh gist view --files through the relay port', () => {
 
   it.each([
     ['no argument (gh prompts)', [], { files: ['true'] }],
-    ['the contents (gh’s mimetype binary check)', [ID], {}],
-    ['--files=false', [ID], { files: ['false'] }],
-    ['--filename', [ID], { files: ['true'], filename: ['a'] }],
     ['an id the route does not take', ['not-an-id'], { files: ['true'] }],
     ['a percent-escaped URL', [`https://gist.github.com/octo/%35${ID}`], { files: ['true'] }],
   ])('runs gh without a read: %s', async (_name, args, flags) => {
@@ -130,5 +127,96 @@ describe('gh’s GistIDFromURL', () => {
 
   it('sorts as strings.ToLower byte order', () => {
     expect(renderGistFileNames(['b', 'A_', 'a1', 'Z'])).toBe('a1\nA_\nb\nZ\n');
+  });
+});
+
+const gistOf = (description: string, files: Record<string, string>) =>
+  envelope({
+    id: '1234',
+    description,
+    files: Object.fromEntries(
+      Object.entries(files).map(([name, content]) => [name, { filename: name, content }]),
+    ),
+  });
+
+describe('gh gist view contents without a terminal (raw)', () => {
+  it.each<[string, ReturnType<typeof gistOf>, Record<string, string[]>, string]>([
+    ['one file', gistOf('', { 'cicada.txt': 'bwhiizzzbwhuiiizzzz' }), {}, 'bwhiizzzbwhuiiizzzz\n'],
+    [
+      'filename selected, raw',
+      gistOf('', { 'cicada.txt': 'bwhiizzzbwhuiiizzzz', 'foo.md': '# foo' }),
+      { filename: ['cicada.txt'] },
+      'bwhiizzzbwhuiiizzzz\n',
+    ],
+    [
+      'multiple files, trailing newlines',
+      gistOf('', { 'cicada.txt': 'bwhiizzzbwhuiiizzzz\n', 'foo.txt': 'bar\n' }),
+      {},
+      'cicada.txt\n\nbwhiizzzbwhuiiizzzz\n\nfoo.txt\n\nbar\n',
+    ],
+    [
+      'multiple files, raw',
+      gistOf('some files', { 'cicada.txt': 'bwhiizzzbwhuiiizzzz', 'foo.md': '- foo' }),
+      {},
+      'some files\n\ncicada.txt\n\nbwhiizzzbwhuiiizzzz\n\nfoo.md\n\n- foo\n',
+    ],
+  ])('view_test.go "%s"', async (_name, answer, flags, stdout) => {
+    const outcome = await runGistView(fakePort(answer), { args: ['1234'], flags });
+    expect(outcome).toEqual({ kind: 'done', code: 0, stdout, stderr: '' });
+  });
+
+  it('--filename wins over --files; a missing file is gh’s error', async () => {
+    const answer = gistOf('d', { 'a.txt': 'A' });
+    expect(
+      await runGistView(fakePort(answer), {
+        args: ['1234'],
+        flags: { files: ['true'], filename: ['a.txt'] },
+      }),
+    ).toEqual({ kind: 'done', code: 0, stdout: 'A\n', stderr: '' });
+    expect(
+      await runGistView(fakePort(answer), { args: ['1234'], flags: { filename: ['b "x".txt'] } }),
+    ).toEqual({
+      kind: 'done',
+      code: 1,
+      stdout: '',
+      stderr: 'gist has no such file: "b \\"x\\".txt"\n',
+    });
+  });
+
+  it('a binary file (a binary byte, no signature): skipped among several, an error alone', async () => {
+    const several = await runGistView(fakePort(gistOf('d', { 'a.bin': 'x\vy', 'b.txt': 'B' })), {
+      args: ['1234'],
+      flags: {},
+    });
+    expect(several).toEqual({
+      kind: 'done',
+      code: 0,
+      stdout: 'd\n\na.bin\n\n(skipping rendering binary content)\n\nb.txt\n\nB\n',
+      stderr: '',
+    });
+    const alone = await runGistView(fakePort(gistOf('d', { 'a.bin': 'x\vy' })), {
+      args: ['1234'],
+      flags: {},
+    });
+    expect(alone).toEqual({
+      kind: 'done',
+      code: 1,
+      stdout: 'd\n\n',
+      stderr: 'error: file is binary\n',
+    });
+  });
+
+  it.each([
+    ['a PDF signature', '%PDF-1.4 not really'],
+    ['an exe signature', 'MZ is a prefix of Windows executables'],
+    ['a bmp signature', 'BM'],
+    ['a signature at an offset', `${'x'.repeat(128)}DICM`],
+    ['a tar header checksum field', `${'x'.repeat(148)}0000644 ${'y'.repeat(400)}`],
+  ])('runs gh when mimetype might not call it text: %s', async (_name, content) => {
+    const outcome = await runGistView(fakePort(gistOf('', { 'a.txt': content })), {
+      args: ['1234'],
+      flags: {},
+    });
+    expect(outcome).toEqual({ kind: 'delegate', reason: 'unsupported_shape' });
   });
 });

@@ -2,21 +2,51 @@ import type { ServePlan } from '../argv/native-plan.js';
 import { sanitizeJson } from '../export/ascii-sanitizer.js';
 import { delegated, printed } from '../export/export-output.js';
 import type { CommandOutcome } from '../export/export-output.js';
-import { parseGistSelector, renderGistFileNames } from '../export/gist-export.js';
+import { parseGistSelector, renderGistFileNames, renderGistView } from '../export/gist-export.js';
+import type { GoGist, GoGistFile } from '../export/gist-export.js';
+import { hasEscapeDependentControl } from '../export/release-export.js';
 import type { RelayPort } from '../relay-port.js';
 import type { ServedCommand } from './served-command.js';
 import { finishOutcome } from './served-outcome.js';
 
 /**
- * `gh gist view <id | url> --files` through the relay (stdout not a terminal), as gh v2.60:
- * `GET /gists/{id}` (route gist_view, public gists only) and the file names sorted
- * case-insensitively, one a line; `not found` (exit 1) for a gist the forge does not have.
- * Everything else runs gh: no argument (gh's prompt), `--filename` and the file contents
- * (gh's binary check is the mimetype library's signature tree, not reproduced), a selector
- * gh parses in a way not reproduced, a secret gist (the relay answers `fallback_local`,
- * `repo_not_public`) and any other forge error. `gh gist list` is never served: it lists the
- * *viewer's* gists (secret ones included) over GraphQL, and the relay's pooled identity is not
- * the viewer.
+ * Decodes a (sanitized) REST gist as gh's `shared.Gist`; `undefined` where Go would refuse it,
+ * a file is `null` (gh would dereference it), or a backspace or form feed makes gh's sanitized
+ * text unproved.
+ */
+function decodeGist(body: unknown): GoGist | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  if (hasEscapeDependentControl(body)) return undefined;
+  const { description, files } = body as Record<string, unknown>;
+  if (description !== undefined && description !== null && typeof description !== 'string') {
+    return undefined;
+  }
+  if (
+    files !== undefined &&
+    files !== null &&
+    (typeof files !== 'object' || Array.isArray(files))
+  ) {
+    return undefined;
+  }
+  const decoded = new Map<string, GoGistFile>();
+  for (const [name, file] of Object.entries((files ?? {}) as Record<string, unknown>)) {
+    if (typeof file !== 'object' || file === null || Array.isArray(file)) return undefined;
+    const content = (file as { content?: unknown }).content;
+    if (content !== undefined && content !== null && typeof content !== 'string') return undefined;
+    decoded.set(name, { content: content ?? '' });
+  }
+  return { description: description ?? '', files: decoded };
+}
+
+/**
+ * `gh gist view <id | url> [--files] [--filename f]` through the relay (stdout not a terminal,
+ * so gh's `--raw`), as gh v2.60: `GET /gists/{id}` (route gist_view, public gists only), then
+ * the file names (`--files`) or the contents ({@link renderGistView}); `not found` (exit 1) for a
+ * gist the forge does not have. Runs gh: no argument (gh's prompt), a selector gh parses in a way
+ * not reproduced, a file whose binary check is not proved (a signature of mimetype's non-text
+ * types), a secret gist (the relay answers `fallback_local`, `repo_not_public`) and any other
+ * forge error. `gh gist list` is never served: it lists the *viewer's* gists (secret ones
+ * included) over GraphQL, and the relay's pooled identity is not the viewer.
  *
  * @param port - the relay (a fake one in unit tests)
  * @throws CliError for relay failures (from the port)
@@ -27,29 +57,28 @@ export async function runGistView(
 ): Promise<CommandOutcome> {
   const [selector] = plan.args;
   if (selector === undefined) return delegated('unsupported_shape');
-  if (plan.flags.files?.at(-1) !== 'true' || plan.flags.filename !== undefined) {
-    return delegated('unsupported_flag');
-  }
   const id = parseGistSelector(selector);
   if (id === undefined) return delegated('unsupported_shape');
   const result = await port.read({ path: `/gists/${id}` });
   if (result.kind === 'fallback') return result;
   const { envelope } = result;
   if (envelope.status === 404) return printed('', 'not found\n', 1);
-  const gist = envelope.body_encoding === 'json' ? sanitizeJson(envelope.body) : undefined;
-  if (envelope.status !== 200 || typeof gist !== 'object' || gist === null) {
-    return delegated('unsupported_shape');
+  const gist =
+    envelope.status === 200 && envelope.body_encoding === 'json'
+      ? decodeGist(sanitizeJson(envelope.body))
+      : undefined;
+  if (gist === undefined) return delegated('unsupported_shape');
+  // gh reads --filename before --files.
+  // An empty --filename is gh's zero value: no file selected.
+  const given = plan.flags.filename?.at(-1);
+  const filename = given === '' ? undefined : given;
+  if (filename === undefined && plan.flags.files?.at(-1) === 'true') {
+    const listing = renderGistFileNames([...gist.files.keys()]);
+    return listing === undefined ? delegated('unsupported_shape') : printed(listing);
   }
-  const files = (gist as { files?: unknown }).files;
-  if (
-    files !== undefined &&
-    files !== null &&
-    (typeof files !== 'object' || Array.isArray(files))
-  ) {
-    return delegated('unsupported_shape');
-  }
-  const listing = renderGistFileNames(Object.keys(files ?? {}));
-  return listing === undefined ? delegated('unsupported_shape') : printed(listing);
+  const output = renderGistView(gist, filename);
+  if (output === undefined) return delegated('unsupported_shape');
+  return printed(output.stdout, output.stderr, output.code);
 }
 
 /** `gh gist view` (README "gist view"). */
