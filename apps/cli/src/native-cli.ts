@@ -47,19 +47,19 @@ export function nativeEnv(env: CliEnv): CliEnv {
 
 /**
  * Runs the native CLI with the original arguments and inherited stdio, with the user's own
- * credentials, and resolves its exit code (client rules 5 and 7). The final native dispatch:
- * a protected invocation first passes the outbound string guard (client rule 15).
+ * credentials, and resolves its exit code (client rules 5 and 7). The final native dispatch
+ * (`dispatchNative`): a protected invocation first passes the outbound string guard (client
+ * rule 15), a modeled publication runs from sanitized snapshots (client rule 16).
  *
  * @throws CliError `native_cli_missing` when it cannot be found or started;
- *   `string_rewrite_policy_failure`, `string_rewrite_blocked` from the guard (gh does not run)
+ *   `string_rewrite_policy_failure`, `string_rewrite_blocked`, `usage_error` (gh does not run)
  */
 export async function runNativeCli(
   deps: CliDependencies,
   argv: readonly string[],
 ): Promise<number> {
-  const { guardNativeDispatch } = await import('./native/delegate/outbound-guard.js');
-  await guardNativeDispatch(deps, argv);
-  return runUnguardedNativeCli(deps, argv);
+  const { dispatchNative } = await import('./native/delegate/publication-dispatch.js');
+  return dispatchNative(deps, argv);
 }
 
 /**

@@ -1,6 +1,5 @@
 import type { CliDependencies } from '../../cli-dependencies.js';
 import { CliError } from '../../cli-error.js';
-import { runUnguardedNativeCli } from '../../native-cli.js';
 import type { DelegateReason } from '../argv/native-plan.js';
 
 /** The variable that silences the delegation notice (`1` only), like RELAY_QUIET_CACHE. */
@@ -19,8 +18,8 @@ export function formatDelegationNotice(reason: DelegateReason): string {
  * `fallback_local` and the delegate reason (one stderr line, exit 1 — the same code and line
  * shape as a relay fallback of `native api` under RELAY_NO_FALLBACK=1). A protected invocation
  * passes the outbound string guard first (client rule 15: a relay login, a fresh policy, no
- * argument matching it); a guard failure prints its one line instead of the notice, and gh
- * does not run.
+ * argument matching it), and a modeled publication is rewritten into private snapshots (client
+ * rule 16); a guard failure prints its one line instead of the notice, and gh does not run.
  *
  * @param deps - the effects (env, the native CLI's lookup and `execInherited`)
  * @param stderr - where the notice goes
@@ -28,7 +27,7 @@ export function formatDelegationNotice(reason: DelegateReason): string {
  * @param reason - why the relay does not serve it
  * @returns the native gh's exit code
  * @throws CliError `fallback_local` under RELAY_NO_FALLBACK=1; `native_cli_missing`;
- *   `string_rewrite_policy_failure`, `string_rewrite_blocked`
+ *   `string_rewrite_policy_failure`, `string_rewrite_blocked`, `usage_error`
  */
 export async function delegateToNative(
   deps: CliDependencies,
@@ -42,8 +41,11 @@ export async function delegateToNative(
       message: 'This gh command needs the native CLI and RELAY_NO_FALLBACK=1 forbids it.',
     });
   }
-  const { guardNativeDispatch } = await import('./outbound-guard.js');
-  await guardNativeDispatch(deps, argv);
-  if (deps.env[QUIET_FALLBACK_VARIABLE] !== '1') stderr.write(formatDelegationNotice(reason));
-  return runUnguardedNativeCli(deps, argv);
+  const { dispatchNative } = await import('./publication-dispatch.js');
+  return dispatchNative(deps, argv, {
+    stderr,
+    beforeRun: () => {
+      if (deps.env[QUIET_FALLBACK_VARIABLE] !== '1') stderr.write(formatDelegationNotice(reason));
+    },
+  });
 }
