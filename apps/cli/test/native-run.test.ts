@@ -356,6 +356,40 @@ describe('relay native run and workflow reads through relay-server and the simul
       stderr: '',
     });
 
+    // --yaml: the file through the contents API (it ends in a newline); a ref without it is gh's error.
+    const contents = await fetch(`${sim.urls.api}/repos/acme/widgets/contents/${ci?.path ?? ''}`);
+    const yaml = await relay(
+      ['native', 'workflow', 'view', 'ci.yml', '--yaml', '-R', 'acme/widgets'],
+      env,
+    );
+    expect(contents.status).toBe(200);
+    const { content } = (await contents.json()) as { content: string };
+    expect(yaml).toEqual({
+      code: 0,
+      stdout: Buffer.from(content, 'base64').toString('utf8'),
+      stderr: '',
+    });
+    const noRef = await relay(
+      [
+        'native',
+        'workflow',
+        'view',
+        'ci.yml',
+        '--yaml',
+        '--ref',
+        'no-such-ref',
+        '-R',
+        'acme/widgets',
+      ],
+      env,
+    );
+    expect(noRef).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'could not find workflow file ci.yml on no-such-ref, try specifying a different ref\n',
+    });
+
     const missing = await relay(['native', 'workflow', 'view', 'nope', '-R', 'acme/widgets'], env);
     expect(missing).toEqual({
       code: 1,

@@ -77,10 +77,70 @@ describe('gh workflow view through the relay port', () => {
     });
   });
 
+  it('view_test.go "workflow with yaml" without a terminal: the raw file; --ref as the query', async () => {
+    const answers = {
+      [`${WORKFLOWS}/123`]: { body: A_WORKFLOW, route: 'workflow_view' },
+      [`/repos/OWNER/REPO/contents/.github/workflows/flow.yml`]: {
+        body: { content: 'bmFtZTogYSB3b3JrZmxvdwo=' },
+        route: 'contents',
+      },
+    };
+    const port = createFakeRunPort(answers);
+    expect(await runWorkflowView(port, plan(['123'], { yaml: ['true'] }), options)).toEqual({
+      kind: 'done',
+      code: 0,
+      stdout: 'name: a workflow\n',
+      stderr: '',
+    });
+    const withRef = createFakeRunPort(answers);
+    await runWorkflowView(withRef, plan(['123'], { yaml: ['true'], ref: ['456'] }), options);
+    expect(withRef.reads[1]).toEqual({
+      path: '/repos/OWNER/REPO/contents/.github/workflows/flow.yml',
+      query: { ref: '456' },
+    });
+  });
+
   it.each([
-    [{ yaml: ['true'] }, 'unsupported_flag'],
-    [{ ref: ['main'] }, 'invalid_usage'],
-  ])('%o runs gh', async (flags, reason) => {
+    ['a file without a final newline gets one', 'bmFtZTogeA==', 'name: x\n'],
+    [
+      'controls in caret notation (go-gh byte sanitizer)',
+      Buffer.from('a\u001bb\n').toString('base64'),
+      'a^[b\n',
+    ],
+    ['base64 wrapped at 60 columns (Go skips the breaks)', 'bmFt\nZTogeA==', 'name: x\n'],
+  ])('--yaml: %s', async (_name, content, stdout) => {
+    const port = createFakeRunPort({
+      [`${WORKFLOWS}/123`]: { body: A_WORKFLOW },
+      [`/repos/OWNER/REPO/contents/.github/workflows/flow.yml`]: { body: { content } },
+    });
+    expect(await runWorkflowView(port, plan(['123'], { yaml: ['true'] }), options)).toMatchObject({
+      stdout,
+    });
+  });
+
+  it.each([
+    [{}, 'could not find workflow file flow.yml, try specifying a branch or tag using `--ref`\n'],
+    [
+      { ref: ['v2'] },
+      'could not find workflow file flow.yml on v2, try specifying a different ref\n',
+    ],
+  ])(
+    'view_test.go "workflow with yaml not found" %o: gh’s error, exit 1',
+    async (flags, stderr) => {
+      const port = createFakeRunPort({
+        [`${WORKFLOWS}/123`]: { body: A_WORKFLOW },
+        [`/repos/OWNER/REPO/contents/.github/workflows/flow.yml`]: {
+          status: 404,
+          text: 'not Found',
+        },
+      });
+      expect(
+        await runWorkflowView(port, plan(['123'], { yaml: ['true'], ...flags }), options),
+      ).toEqual({ kind: 'done', code: 1, stdout: '', stderr });
+    },
+  );
+
+  it.each([[{ ref: ['main'] }, 'invalid_usage']])('%o runs gh', async (flags, reason) => {
     const port = createFakeRunPort({});
     expect(await runWorkflowView(port, plan(['123'], flags), options)).toEqual({
       kind: 'delegate',

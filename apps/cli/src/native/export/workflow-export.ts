@@ -81,3 +81,18 @@ export function renderWorkflowInfo(info: WorkflowInfo, nowMillis: number): strin
   out += `To see the YAML for this workflow, try: gh workflow view ${file} --yaml\n`;
   return out;
 }
+
+/**
+ * `gh workflow view --yaml` without a terminal (`viewWorkflowContent`, raw): the file as
+ * decoded, and a newline when it does not end in one.
+ */
+export function renderWorkflowYaml(yaml: string): string {
+  return yaml.endsWith('\n') ? yaml : `${yaml}\n`;
+}
+
+/** gh's error when the contents API has no such file (`viewWorkflowContent`, exit 1). */
+export function formatWorkflowFileNotFound(file: string, ref: string | undefined): string {
+  return ref === undefined
+    ? `could not find workflow file ${file}, try specifying a branch or tag using \`--ref\`\n`
+    : `could not find workflow file ${file} on ${ref}, try specifying a different ref\n`;
+}
