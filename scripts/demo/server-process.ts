@@ -29,7 +29,7 @@ export interface ServerProcessOptions {
 }
 
 const RECENT_LINES = 20;
-const LISTENING = /relay-server listening on (\S+)/;
+const LISTENING = /relay-server listening on (http:\/\/[^\s"]+)/;
 
 function hasExited(child: ChildProcess): boolean {
   return child.exitCode !== null || child.signalCode !== null;

@@ -178,7 +178,7 @@ export async function spawnRelay(options: SpawnRelayOptions): Promise<RelayProce
       throw new Error(`relay-server did not start:\n${readFileSync(logPath, 'utf8')}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
-    url = /relay-server listening on (\S+)/.exec(readFileSync(logPath, 'utf8'))?.[1];
+    url = /relay-server listening on (http:\/\/[^\s"]+)/.exec(readFileSync(logPath, 'utf8'))?.[1];
   }
   const pid = child.pid ?? 0;
   return {

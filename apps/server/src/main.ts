@@ -1,9 +1,22 @@
 #!/usr/bin/env -S node --max-semi-space-size=8
 import { setFlagsFromString } from 'node:v8';
-import { createBufferedLineWriter } from './http/access-log.js';
-import { formatConfigError, loadServerConfig, runtimeV8Flags } from './server-config.js';
+import { createServerLogger, toLogSinks } from './logging/server-logger.js';
+import {
+  DEFAULT_LOG_LEVEL,
+  formatConfigError,
+  loadServerConfig,
+  parseLogLevel,
+  runtimeV8Flags,
+} from './server-config.js';
 import { checkSecretsDir, createSecretReader } from './secret-resolver.js';
 import { startServer } from './start-server.js';
+
+// Every line relay-server writes is one JSON object on stdout, through one logger (pino). Until
+// the configuration is read, RELAY_LOG_LEVEL is taken as it is (an invalid value: `info`, and
+// the configuration error says so).
+const logger = createServerLogger({
+  level: parseLogLevel(process.env.RELAY_LOG_LEVEL) ?? DEFAULT_LOG_LEVEL,
+});
 
 /** relay-server: reads the environment, listens, and shuts down cleanly on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
@@ -12,51 +25,44 @@ async function main(): Promise<void> {
   for (const flag of runtimeV8Flags(process.execArgv)) setFlagsFromString(flag);
   const config = loadServerConfig(process.env);
   if (!config.ok) {
-    console.error(`relay-server: ${formatConfigError(config.error)}`);
+    logger.fatal(
+      { code: config.error.code, variable: config.error.variable },
+      `relay-server: ${formatConfigError(config.error)}`,
+    );
     process.exitCode = 1;
     return;
   }
-  // One stderr line when RELAY_SECRETS_DIR is open to the group or others (names no secret).
+  // One line when RELAY_SECRETS_DIR is open to the group or others (names no secret).
   const secretsDirWarning = await checkSecretsDir(config.value.secretsDir);
-  if (secretsDirWarning !== undefined) console.error(JSON.stringify(secretsDirWarning));
-  // One JSON line per request, batched into one stdout write per tick (not console.log).
-  const accessLog = createBufferedLineWriter((chunk) => process.stdout.write(chunk));
-  process.once('exit', () => {
-    accessLog.flush();
-  });
+  if (secretsDirWarning !== undefined) {
+    logger.warn({ mode: secretsDirWarning.mode }, secretsDirWarning.msg);
+  }
   const server = await startServer(config.value, {
-    onUnexpectedError: (error, requestId) => {
-      const name = error instanceof Error ? error.name : 'unknown';
-      console.error(
-        JSON.stringify({ level: 'error', msg: 'unexpected', error: name, request_id: requestId }),
-      );
-    },
-    onLog: (entry) => {
-      accessLog.writeLine(JSON.stringify(entry));
-    },
-    onBackgroundProblem: (problem) => {
-      console.error(JSON.stringify({ level: 'error', msg: problem.code }));
-    },
+    // One JSON line per request: pino's asynchronous stdout destination joins the lines of one
+    // event-loop turn into one write; the response never waits for it.
+    ...toLogSinks(logger),
     readSecret: createSecretReader({ secretsDir: config.value.secretsDir, env: process.env }),
   });
-  console.log(`relay-server listening on ${server.url}`);
+  logger.info({ url: server.url }, `relay-server listening on ${server.url}`);
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    accessLog.flush();
-    console.log(`relay-server: ${signal} received, shutting down`);
-    const force = setTimeout(() => process.exit(1), 10_000);
+    logger.info({ signal }, `relay-server: ${signal} received, shutting down`);
+    const force = setTimeout(() => {
+      logger.flush();
+      process.exit(1);
+    }, 10_000);
     force.unref();
     server.close().then(
       () => {
-        accessLog.flush();
-        console.log('relay-server stopped');
+        logger.info('relay-server stopped');
       },
       (error: unknown) => {
-        console.error(
-          `relay-server: shutdown failed (${error instanceof Error ? error.name : 'unknown'})`,
+        logger.error(
+          { error: error instanceof Error ? error.name : 'unknown' },
+          'relay-server: shutdown failed',
         );
         process.exitCode = 1;
       },
@@ -68,6 +74,6 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   const message = error instanceof Error ? error.message : 'unknown failure';
-  console.error(`relay-server: could not start: ${message}`);
+  logger.fatal(`relay-server: could not start: ${message}`);
   process.exitCode = 1;
 });

@@ -39,7 +39,7 @@ function startRelayServer(env: Record<string, string>) {
   );
   const listening = new Promise<string>((resolve, reject) => {
     child.stdout.on('data', () => {
-      const match = /relay-server listening on (http:\/\/\S+)/.exec(stdout);
+      const match = /relay-server listening on (http:\/\/[^\s"]+)/.exec(stdout);
       if (match?.[1] !== undefined) resolve(match[1]);
     });
     void exited.then((code) => {
@@ -72,9 +72,17 @@ describe('relay-server', () => {
       const lines = server
         .output()
         .stdout.split('\n')
-        .filter((line) => line.startsWith('{'))
+        .filter((line) => line !== '')
         .map((line) => JSON.parse(line) as Record<string, unknown>);
-      expect(lines.map((l) => [l.route, l.status])).toEqual([
+      // Every line is one JSON object (pino): start, requests, shutdown.
+      expect(lines[0]).toMatchObject({
+        level: 'info',
+        url,
+        msg: `relay-server listening on ${url}`,
+      });
+      expect(lines.at(-1)).toMatchObject({ level: 'info', msg: 'relay-server stopped' });
+      const requests = lines.filter((l) => l.msg === 'request');
+      expect(requests.map((l) => [l.route, l.status])).toEqual([
         ['/.well-known/relay', 200],
         ['/v1/admin/string-rewrites', 401],
       ]);
@@ -87,8 +95,12 @@ describe('relay-server', () => {
   it('refuses an invalid configuration without echoing the value', async () => {
     const server = startRelayServer({ RELAY_PORT: '0', RELAY_ADMIN_TOKEN: 'tooshort' });
     expect(await server.exited).toBe(1);
-    const { stderr } = server.output();
-    expect(stderr).toContain('RELAY_ADMIN_TOKEN');
-    expect(stderr).not.toContain('tooshort');
+    const { stdout } = server.output();
+    expect(JSON.parse(stdout.trim())).toMatchObject({
+      level: 'fatal',
+      code: 'invalid_config',
+      variable: 'RELAY_ADMIN_TOKEN',
+    });
+    expect(stdout).not.toContain('tooshort');
   }, 20_000);
 });

@@ -99,7 +99,7 @@ async function startRelay(): Promise<RelayChild> {
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
-      const match = /relay-server listening on (http:\/\/\S+)/.exec(stdout);
+      const match = /relay-server listening on (http:\/\/[^\s"]+)/.exec(stdout);
       if (match?.[1] !== undefined) resolve(match[1]);
     });
     void exited.then((code) => {
