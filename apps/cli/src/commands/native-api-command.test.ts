@@ -420,10 +420,7 @@ describe('relay native api: the login probe', () => {
 describe('relay native api: delegation (client rule 7)', () => {
   it.each([
     ['a non-GET method', ['repos/a/b/issues', '-X', 'POST']],
-    ['a field flag', ['repos/a/b/issues', '-f', 'title=x']],
-    ['a typed field read from stdin', ['repos/a/b/issues', '-F', 'n=@-', '-X', 'GET']],
     ['a nested field', ['repos/a/b/issues', '-f', 'a[b]=c', '-X', 'GET']],
-    ['--raw-field', ['repos/a/b/issues', '--raw-field=title=x']],
     ['a secret-looking query key', ['repos/a/b?access_token=x']],
     ['a disallowed header', ['repos/a/b', '-H', 'Authorization: token x']],
     ['an unmodelled flag', ['repos/a/b', '--include']],
@@ -436,6 +433,21 @@ describe('relay native api: delegation (client rule 7)', () => {
     expect(result.code).toBe(3);
     expect(relay?.requests).toEqual([]);
     expect(deps.nativeRuns).toMatchObject([{ file: NATIVE, args: ['api', ...args] }]);
+  });
+
+  // Publications keep gh's meaning but run from sanitized snapshots (client rule 16), so the
+  // native argv is the publication dispatcher's; the relay is never asked.
+  it.each([
+    ['a field flag (gh POSTs)', ['repos/a/b/issues', '-f', 'title=x']],
+    ['--raw-field', ['repos/a/b/issues', '--raw-field=title=x']],
+    ['a typed field read from stdin', ['repos/a/b/issues', '-F', 'n=@-', '-X', 'GET']],
+  ])('%s runs the native CLI, not the relay', async (_name, args) => {
+    const deps = await setup(() => ({ status: 200, json: envelopeOf({}) }));
+    const result = await runCli(['native', 'api', ...args], deps);
+    expect(result.code).toBe(3);
+    expect(relay?.requests).toEqual([]);
+    expect(deps.nativeRuns).toHaveLength(1);
+    expect(deps.nativeRuns[0]?.args[0]).toBe('api');
   });
 });
 
