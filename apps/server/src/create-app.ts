@@ -9,6 +9,7 @@ import { DEFAULT_BODY_MAX_BYTES, isRequestBodyPending } from './http/json-body-r
 import { createRequestScope, type RequestScope } from './http/request-scope.js';
 import { createMetricsRoute } from './metrics/metrics-route.js';
 import type { RelayMetrics } from './metrics/relay-metrics.js';
+import { createOpenApiRoute } from './openapi/openapi-route.js';
 import { RelayHttpError, type RelayHttpErrorCode } from './relay-http-error.js';
 import { createRequestId } from './request-id.js';
 import { createCallerProvisioningRoute } from './routes/caller-provisioning-route.js';
@@ -134,6 +135,7 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   }
 
   app.route('/', createDiscoveryRoute(deps.discovery));
+  app.route('/', createOpenApiRoute());
   if (deps.metrics !== undefined && deps.metricsToken !== undefined) {
     app.route('/', createMetricsRoute(deps.metrics, deps.metricsToken));
   }
