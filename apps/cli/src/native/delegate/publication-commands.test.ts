@@ -232,6 +232,13 @@ describe('classifyCommandPublication: the modeled gh commands (client rule 16)',
   ])('release create is refused: %s', (_name, argv, code) => {
     expect(classifyCommandPublication(argv)).toEqual({ kind: 'refused', code });
   });
+
+  it.each([[['release', 'create', '--help']], [['release', 'create', 'v1', '-h']]])(
+    'release create %j (help) is not refused: unmodeled',
+    (argv) => {
+      expect(classifyCommandPublication(argv)).toEqual({ kind: 'unmodeled' });
+    },
+  );
 });
 
 describe('classifyRawRestPublication: allowlisted gh api writes', () => {

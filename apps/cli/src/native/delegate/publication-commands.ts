@@ -354,6 +354,14 @@ function buildPlan(
   return { kind: 'modeled', plan: { kind: model.kind, parts, fields, assets } };
 }
 
+/** Whether gh would print the command's help (`--help`, `-h` before any `--`): nothing is published. */
+function asksForHelp(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).some(
+    (token) => token === '--help' || token === '-h',
+  );
+}
+
 function refused(code: StructuralRefusalCode): PublicationClassification {
   return { kind: 'refused', code };
 }
@@ -364,7 +372,7 @@ function refused(code: StructuralRefusalCode): PublicationClassification {
  * first (no global flags before them, no aliases), every flag of gh v2.60's set known, the
  * content unambiguous (one title, one text), the required content present. Anything else is
  * {@link UNMODELED}, except a `release create`: it must be modeled with `--draft` and
- * `--verify-tag`, or it is refused.
+ * `--verify-tag`, or it is refused (its `--help` stays unmodeled: gh only prints help).
  *
  * @param argv - gh's argv, as given to `relay native`
  * @example
@@ -380,7 +388,9 @@ export function classifyCommandPublication(argv: readonly string[]): Publication
   if (model === undefined) return UNMODELED;
   const isReleaseCreate = model.requirement === 'draft_and_verify_tag';
   const parsed = parsePublicationArgv(argv, 2, model.flags);
-  if (parsed === null) return isReleaseCreate ? refused('release_create_shape') : UNMODELED;
+  if (parsed === null) {
+    return isReleaseCreate && !asksForHelp(argv) ? refused('release_create_shape') : UNMODELED;
+  }
   if (isReleaseCreate && !(isFlagTrue(parsed, 'draft') && isFlagTrue(parsed, 'verify-tag'))) {
     return refused('release_create_requires_draft_and_verify_tag');
   }
