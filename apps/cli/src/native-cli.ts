@@ -61,19 +61,3 @@ export async function runNativeCli(
   const { dispatchNative } = await import('./native/delegate/publication-dispatch.js');
   return dispatchNative(deps, argv);
 }
-
-/**
- * {@link runNativeCli} without the guard: only for a caller that has just guarded this same
- * argv itself (`delegateToNative`, which guards before printing its notice).
- */
-export async function runUnguardedNativeCli(
-  deps: CliDependencies,
-  argv: readonly string[],
-): Promise<number> {
-  const path = await locateNativeCli(deps);
-  try {
-    return await deps.execInherited(path, argv, nativeEnv(deps.env));
-  } catch {
-    throw new CliError('native_cli_missing', { message: 'The native CLI could not be started.' });
-  }
-}
