@@ -347,6 +347,69 @@ describe('modeled publications are rewritten into private snapshots', () => {
   );
 });
 
+describe('every modeled shape rewrites, refuses rule JSON, and passes clean content', () => {
+  const RULE_JSON = '{"pattern":"project-falcon","replacement":"project-x"}';
+  it.each<[string, (text: string) => string[], (file: string) => string[]]>([
+    [
+      'issue edit',
+      (t) => ['issue', 'edit', '3', '--body', t],
+      (f) => ['issue', 'edit', `--body-file=${f}`, '--', '3'],
+    ],
+    [
+      'pr comment',
+      (t) => ['pr', 'comment', '9', '-b', t],
+      (f) => ['pr', 'comment', `--body-file=${f}`, '--', '9'],
+    ],
+    [
+      'release edit',
+      (t) => ['release', 'edit', 'v1', '--notes', t],
+      (f) => ['release', 'edit', `--notes-file=${f}`, '--', 'v1'],
+    ],
+    [
+      'gh api issue edit',
+      (t) => ['api', '-X', 'PATCH', 'repos/acme/widgets/issues/3', '-f', `body=${t}`],
+      (f) => ['api', '--method', 'PATCH', 'repos/acme/widgets/issues/3', '-F', `body=@${f}`],
+    ],
+    [
+      'gh api review',
+      (t) => [
+        'api',
+        'repos/acme/widgets/pulls/9/reviews',
+        '-f',
+        'event=COMMENT',
+        '-f',
+        `body=${t}`,
+      ],
+      (f) => [
+        'api',
+        '--method',
+        'POST',
+        'repos/acme/widgets/pulls/9/reviews',
+        '-f',
+        'event=COMMENT',
+        '-F',
+        `body=@${f}`,
+      ],
+    ],
+  ])('%s', async (_name, argvOf, expectedOf) => {
+    expect((await relay(argvOf('ship project-falcon'))).code).toBe(0);
+    expect(shownArgv()).toEqual(expectedOf('<snapshot>'));
+    expect(snapshots().map((s) => s.text)).toEqual(['ship project-x']);
+
+    expect((await relay(argvOf('clean text'))).code).toBe(0);
+    expect(snapshots().map((s) => s.text)).toEqual(['clean text']);
+
+    rmSync(join(root, 'gh-argv'));
+    const refused = await relay(argvOf(`rules: ${RULE_JSON}`));
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /contains an active string-rewrite rule \(string_rewrite_blocked\)\n$/,
+    );
+    expect(existsSync(join(root, 'gh-argv'))).toBe(false);
+    expect(leftoverSnapshots()).toEqual([]);
+  });
+});
+
 describe('refusals: gh never runs', () => {
   it.each<[string, string[], number, string]>([
     [
