@@ -1,5 +1,10 @@
-import { spawnSync } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   checkJqExpression,
   formatFloatTwoDecimals,
@@ -10,6 +15,8 @@ import {
 } from './gh-jq.js';
 
 const hasJq = spawnSync('jq', ['--version']).status === 0;
+/** Debian's gh (2.23: go-gh v1.0.0 jq.Evaluate, the same non-TTY printing as 2.60's). */
+const hasGh = spawnSync('gh', ['--version']).status === 0;
 
 /** The pipeline of the runner: normalized input → system jq -c → gh's printing. */
 function ghJq(body: string, expression: string): string | undefined {
@@ -118,6 +125,7 @@ describe('checkJqExpression', () => {
     '.total_count / 2',
     '.[] | .name | ascii_downcase',
     '# a comment\n.login',
+    'limit(3; .[])',
   ])('%j runs on the system jq', (expression) => {
     expect(checkJqExpression(expression).ok).toBe(true);
   });
@@ -146,6 +154,8 @@ describe('checkJqExpression', () => {
     ['.t | test("a(?=b)")', 'lookahead (RE2 has none)'],
     ['.t | test("a"; "x")', 'extended regex flag'],
     ['"unclosed', 'a parse error'],
+    ['limit(0; .[])', 'a non-positive limit'],
+    ['limit($n; .[])', 'a limit jq and gojq may read differently'],
   ])('%j delegates (%s)', (expression) => {
     expect(checkJqExpression(expression)).toEqual({ ok: false });
   });
@@ -190,5 +200,100 @@ describe.skipIf(!hasJq)('the system jq printed as gh prints it', () => {
     ['[1]', '.[] | .x'],
   ])('%s | %s is left to the native gh (risky numbers, jq errors)', (body, expression) => {
     expect(ghJq(body, expression)).toBeUndefined();
+  });
+});
+
+/**
+ * Differential check against the real gh on this machine (GH-CLI.md §10): gh reads a body
+ * from a loopback server (GH_HOST=github.localhost through HTTP_PROXY) and prints `--jq`
+ * itself; every expression this model serves must print the same bytes.
+ */
+describe.skipIf(!hasJq || !hasGh)('the same bytes as the real gh --jq', () => {
+  let body = '';
+  const server = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+    response.end(body);
+  });
+  const configDir = mkdtempSync(join(tmpdir(), 'relay-gh-oracle-'));
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    rmSync(configDir, { recursive: true, force: true });
+  });
+
+  const realGh = (expression: string): Promise<{ code: number | null; stdout: string }> =>
+    new Promise((resolve, reject) => {
+      const { port } = server.address() as AddressInfo;
+      const child = spawn('gh', ['api', '/x', '--jq', expression], {
+        env: {
+          PATH: process.env.PATH,
+          HOME: configDir,
+          GH_CONFIG_DIR: configDir,
+          GH_HOST: 'github.localhost',
+          GH_TOKEN: 'oracle-token',
+          HTTP_PROXY: `http://127.0.0.1:${String(port)}`,
+          GH_NO_UPDATE_NOTIFIER: '1',
+        },
+      });
+      const out: Buffer[] = [];
+      child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+      child.once('error', reject);
+      child.once('close', (code) => {
+        resolve({ code, stdout: Buffer.concat(out).toString('utf8') });
+      });
+    });
+
+  const ISSUES = JSON.stringify([
+    {
+      number: 12,
+      title: 'Fix <bug> & co',
+      labels: [{ name: 'bug' }, { name: 'help wanted' }],
+      user: { login: 'alice', id: 5 },
+      draft: false,
+      body: null,
+      reactions: { total_count: 3, '+1': 2, '-1': 1 },
+    },
+    {
+      number: 7,
+      title: 'Tab\there "q" \u2028',
+      labels: [],
+      user: { login: 'bob', id: 6 },
+      draft: true,
+      body: 'x\ny',
+      reactions: { total_count: 0, '+1': 0, '-1': 0 },
+    },
+  ]);
+  const MIXED =
+    '{"b":1,"a":{"y":"<&>","x":2.5,"z":[3,2]},"n":1.0,"big":12345678901234567890,' +
+    '"f":0.125,"neg":-0.001,"e":1e-7,"nul":null}';
+
+  it.each([
+    [MIXED, '.[]'],
+    [MIXED, '.a, .n, .big, [.big]'],
+    [MIXED, '.f, .neg, .e, [.e]'],
+    [MIXED, 'to_entries | map(.key)'],
+    [MIXED, '.. | numbers'],
+    [MIXED, 'paths'],
+    [MIXED, '.n / 3'],
+    [ISSUES, '.[] | "\\(.number)\\t\\(.title)"'],
+    [ISSUES, '.[] | [.number, .title, (.labels | map(.name) | join(","))] | @tsv'],
+    [ISSUES, '.[] | [.number, .title, .draft, .body] | @csv'],
+    [ISSUES, '.[].user'],
+    [ISSUES, '.[] | .reactions'],
+    [ISSUES, '.[] | .reactions | tojson'],
+    [ISSUES, '.[0] | tostring'],
+    [ISSUES, '.[] | {n: .number, t: .title}'],
+    [ISSUES, '.[].body'],
+    [ISSUES, '.[0].reactions | .[]'],
+    [ISSUES, '.[0].reactions | to_entries | map("\\(.key)=\\(.value)") | join(",")'],
+    [ISSUES, 'limit(1; .[]) | .title'],
+    [ISSUES, '[.[] | .number] | add / length'],
+  ])('%s | %s', async (input, expression) => {
+    body = input;
+    const expected = await realGh(expression);
+    expect(expected.code).toBe(0);
+    expect(ghJq(input, expression)).toBe(expected.stdout);
   });
 });

@@ -83,7 +83,6 @@ const DENIED_NAMES = new Set([
   'rtrim',
   'getpath',
   'splits',
-  'limit',
   'skip',
   'get_search_list',
   'get_jq_origin',
@@ -305,6 +304,8 @@ export function checkJqExpression(expression: string): JqExpressionCheck {
     const { kind, text } = token;
     if (kind === 'name') {
       if (DENIED_NAMES.has(text) || text.includes('::')) return { ok: false };
+      // limit(n; f) with a positive literal n: the same in jq and gojq (n ≤ 0 differs).
+      if (text === 'limit' && !isPositiveLimit(tokens, index)) return { ok: false };
       if (text === 'as' && (next?.text === '{' || next?.text === '[')) return { ok: false };
       if ((ORDER_NAMES.has(text) || STRINGIFY_NAMES.has(text)) && built) return { ok: false };
       if (STRINGIFY_NAMES.has(text)) stringifies = true;
@@ -342,6 +343,16 @@ export function checkJqExpression(expression: string): JqExpressionCheck {
   if (usesModulo && makesFloats) return { ok: false };
   if (usesRegex && hasEngineSpecificRegex(expression)) return { ok: false };
   return { ok: true, stringifies: stringifies || usesModulo };
+}
+
+function isPositiveLimit(tokens: readonly Token[], index: number): boolean {
+  const [open, count, separator] = tokens.slice(index + 1, index + 4);
+  return (
+    open?.text === '(' &&
+    count?.kind === 'number' &&
+    /^[1-9]\d*$/.test(count.text) &&
+    separator?.text === ';'
+  );
 }
 
 /** Regex syntax Oniguruma (jq) and RE2 (gojq) read differently or only one of them reads. */
