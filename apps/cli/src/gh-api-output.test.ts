@@ -1,5 +1,11 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   envelopeBodyBytes,
   findNextLink,
@@ -142,5 +148,84 @@ describe('findNextLink (gh findNextPage)', () => {
     [undefined, undefined],
   ])('%s', (link, expected) => {
     expect(findNextLink(link)).toBe(expected);
+  });
+});
+
+/** Debian's gh (2.23) has gh 2.60's parseErrorResponse and error printing, byte for byte. */
+const hasGh = spawnSync('gh', ['--version']).status === 0;
+
+describe.skipIf(!hasGh)('error bodies: the same bytes as the real gh api', () => {
+  let answer = { status: 404, body: '' };
+  const server = createServer((_request, response) => {
+    response.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8' });
+    response.end(answer.body);
+  });
+  const configDir = mkdtempSync(join(tmpdir(), 'relay-gh-oracle-'));
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    rmSync(configDir, { recursive: true, force: true });
+  });
+
+  const realGh = (): Promise<{ code: number | null; stdout: string; stderr: string }> =>
+    new Promise((resolve, reject) => {
+      const { port } = server.address() as AddressInfo;
+      const child = spawn('gh', ['api', '/x'], {
+        env: {
+          PATH: process.env.PATH,
+          HOME: configDir,
+          GH_CONFIG_DIR: configDir,
+          GH_HOST: 'github.localhost',
+          GH_TOKEN: 'oracle-token',
+          HTTP_PROXY: `http://127.0.0.1:${String(port)}`,
+          GH_NO_UPDATE_NOTIFIER: '1',
+        },
+      });
+      const out: Buffer[] = [];
+      const err: Buffer[] = [];
+      child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+      child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+      child.once('error', reject);
+      child.once('close', (code) => {
+        resolve({
+          code,
+          stdout: Buffer.concat(out).toString('utf8'),
+          stderr: Buffer.concat(err).toString('utf8'),
+        });
+      });
+    });
+
+  it.each([
+    [404, '{"message":"Not Found","documentation_url":"https://docs.github.com/rest"}'],
+    [422, '{"message":"Validation Failed","errors":[{"resource":"Issue","code":"missing"}]}'],
+    [422, '{"errors":[{"message":"a"},{"code":"x"},"s",3,null,[1]]}'],
+    [422, '{"errors":[{"code":"x"},{"message":"b"}]}'],
+    [422, '{"errors":[{"code":"x"}]}'],
+    [409, '{"message":"Conflict","errors":"Some description"}'],
+    [409, '{"errors":"Some description"}'],
+    [400, '{"MESSAGE":"loud"}'],
+    [400, '{"Message":"a","message":null}'],
+    [500, '{}'],
+    [500, 'null'],
+    // gh cannot decode these: it prints a Go error and no body (served by the native gh).
+    [404, '[{"message":"x"}]'],
+    [404, '{"message":1}'],
+    [404, 'not json'],
+  ])('HTTP %i %s', async (status, body) => {
+    answer = { status, body };
+    const gh = await realGh();
+    expect(gh.code).toBe(1);
+    const parsed = ghErrorMessage(status, body);
+    if (parsed.ok) {
+      expect({ stdout: gh.stdout, stderr: gh.stderr }).toEqual({
+        stdout: body,
+        stderr: formatGhHttpError(status, parsed.message),
+      });
+    } else {
+      expect(gh.stdout).toBe('');
+      expect(gh.stderr).not.toContain('gh: ');
+    }
   });
 });
