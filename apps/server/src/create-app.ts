@@ -13,11 +13,17 @@ import { createOpenApiRoute } from './openapi/openapi-route.js';
 import { RelayHttpError, type RelayHttpErrorCode } from './relay-http-error.js';
 import { createRequestId } from './request-id.js';
 import { createCallerProvisioningRoute } from './routes/caller-provisioning-route.js';
+import type { DashboardAssets } from './routes/dashboard-assets.js';
+import { createDashboardRoute } from './routes/dashboard-route.js';
 import { createDiscoveryRoute, type DiscoveryOptions } from './routes/discovery-route.js';
 import { createIdentityRegistrationRoute } from './routes/identity-registration-route.js';
 import { createLoginRoute } from './routes/login-route.js';
+import { createPoolDenialsRoute } from './routes/pool-denials-route.js';
 import { createPoolHealthRoute } from './routes/pool-health-route.js';
+import type { IdentityStatusReader } from './routes/pool-identity-status-reader.js';
+import { createPoolIdentityStatusRoute } from './routes/pool-identity-status-route.js';
 import { createPoolStatsRoute } from './routes/pool-stats-route.js';
+import { createStatsTimeseriesRoute } from './routes/stats-timeseries-route.js';
 import {
   createStringRewriteRoute,
   noStore,
@@ -75,6 +81,16 @@ export interface AppDependencies {
    * /metrics is not served (404 `not_found`, like any unknown path).
    */
   readonly metricsToken?: string | undefined;
+  /**
+   * The built stats dashboard, served at /dashboard/ (README "Dashboard"). Without it
+   * /dashboard/ is not served.
+   */
+  readonly dashboard?: DashboardAssets | undefined;
+  /**
+   * The quota and cooldowns of identities (the coordinator's), for GET
+   * /v1/pools/:pool/identities. Without it every identity reports none.
+   */
+  readonly identityStatus?: IdentityStatusReader;
 }
 
 function errorResponse(c: Context<AppEnv>, code: RelayHttpErrorCode, message?: string) {
@@ -139,6 +155,7 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   if (deps.metrics !== undefined && deps.metricsToken !== undefined) {
     app.route('/', createMetricsRoute(deps.metrics, deps.metricsToken));
   }
+  if (deps.dashboard !== undefined) app.route('/', createDashboardRoute(deps.dashboard));
 
   const services = deps.services;
   if (services !== undefined) {
@@ -170,6 +187,9 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
     app.route('/', createStringRewriteRoute(services));
     app.route('/', createPoolHealthRoute(services));
     app.route('/', createPoolStatsRoute(services));
+    app.route('/', createStatsTimeseriesRoute(services));
+    app.route('/', createPoolIdentityStatusRoute(services, deps.identityStatus));
+    app.route('/', createPoolDenialsRoute(services));
   }
 
   if (deps.relay !== undefined) {

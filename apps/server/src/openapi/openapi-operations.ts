@@ -26,6 +26,22 @@ import {
 import type { z } from 'zod';
 import { METRICS_PATH } from '../metrics/metrics-route.js';
 import { RELAY_REQUEST_PATH } from '../pipeline/relay-route.js';
+import {
+  DEFAULT_DENIALS_LIMIT,
+  MAX_DENIALS_LIMIT,
+  POOL_DENIALS_PATH,
+  poolDenialsQuerySchema,
+  poolDenialsSchema,
+} from '../routes/pool-denials-route.js';
+import {
+  POOL_IDENTITY_STATUS_PATH,
+  poolIdentitiesSchema,
+} from '../routes/pool-identity-status-route.js';
+import {
+  STATS_TIMESERIES_PATH,
+  statsTimeseriesQuerySchema,
+  statsTimeseriesSchema,
+} from '../routes/stats-timeseries-route.js';
 
 /** The path the OpenAPI document is served at. */
 export const OPENAPI_PATH = '/openapi.json';
@@ -112,6 +128,24 @@ export const OPENAPI_SCHEMAS = {
     io: 'output',
     description:
       'Pool figures over the window; `client_usage`, `client_routes` and `active_clients` cover the requesting caller’s own clients. Rates are null when nothing was eligible.',
+  },
+  StatsTimeseries: {
+    schema: statsTimeseriesSchema,
+    io: 'output',
+    description:
+      'The pool’s requests per time bucket, oldest first, empty buckets included: cache hits and hit rate (null when empty), free answers (no pooled identity charged) and paid ones (a pooled identity charged), local fallbacks and service errors.',
+  },
+  PoolIdentities: {
+    schema: poolIdentitiesSchema,
+    io: 'output',
+    description:
+      'Every identity of the pool: id, kind, weight, remaining quota per resource bucket with an observation, live cooldowns (scope kind, cause, end). No login, secret binding, scope or route key.',
+  },
+  PoolDenials: {
+    schema: poolDenialsSchema,
+    io: 'output',
+    description:
+      'The pool’s most recent refused requests (4xx with an error code), newest first: request id, time, status, codes and route kind only.',
   },
   RelayRequest: {
     schema: relayRequestSchema,
@@ -468,6 +502,81 @@ export const OPENAPI_OPERATIONS: readonly OperationSpec[] = [
     responses: [
       { status: 200, description: 'Pool statistics.', body: { schemaName: 'PoolStats' } },
     ],
+    errors: ['invalid_request', 'unauthorized', 'pool_forbidden', ...SURFACE_ERRORS],
+  },
+  {
+    method: 'get',
+    path: STATS_TIMESERIES_PATH,
+    operationId: 'getPoolStatsTimeseries',
+    tag: 'pools',
+    summary: 'Pool statistics over time',
+    description:
+      'Requests, cache hits, free and paid answers, local fallbacks and service errors per time bucket, from the audit rows (at most 750 buckets).',
+    security: 'caller',
+    parameters: [
+      POOL_PARAMETER,
+      {
+        name: 'window',
+        in: 'query',
+        schema: statsTimeseriesQuerySchema.shape.window.unwrap(),
+        description: 'The window: `30m`, `24h`, `7d` forms; default `24h`; capped at 30 days.',
+      },
+      {
+        name: 'bucket',
+        in: 'query',
+        schema: statsTimeseriesQuerySchema.shape.bucket.unwrap(),
+        description: 'The bucket width; default `1h`.',
+      },
+    ],
+    responses: [
+      {
+        status: 200,
+        description: 'The time series.',
+        body: { schemaName: 'StatsTimeseries' },
+      },
+    ],
+    errors: ['invalid_request', 'unauthorized', 'pool_forbidden', ...SURFACE_ERRORS],
+  },
+  {
+    method: 'get',
+    path: POOL_IDENTITY_STATUS_PATH,
+    operationId: 'getPoolIdentities',
+    tag: 'pools',
+    summary: 'Identities’ quota and cooldowns',
+    description:
+      'Every identity of the pool with its remaining quota per resource bucket and its live cooldowns; no login, secret binding or scope.',
+    security: 'caller',
+    parameters: [POOL_PARAMETER],
+    responses: [
+      { status: 200, description: 'The identities.', body: { schemaName: 'PoolIdentities' } },
+    ],
+    errors: ['unauthorized', 'pool_forbidden', 'not_found', ...SURFACE_ERRORS],
+  },
+  {
+    method: 'get',
+    path: POOL_DENIALS_PATH,
+    operationId: 'getPoolDenials',
+    tag: 'pools',
+    summary: 'Recent denials',
+    description:
+      'The pool’s most recent refused requests (policy denials and 424 `fallback_local`), newest first, without their content: no caller, route key, path, query value or pattern.',
+    security: 'caller',
+    parameters: [
+      POOL_PARAMETER,
+      {
+        name: 'window',
+        in: 'query',
+        schema: poolDenialsQuerySchema.shape.window.unwrap(),
+        description: 'The window: `30m`, `24h`, `7d` forms; default `24h`; capped at 30 days.',
+      },
+      {
+        name: 'limit',
+        in: 'query',
+        schema: poolDenialsQuerySchema.shape.limit.unwrap(),
+        description: `The most rows, 1-${String(MAX_DENIALS_LIMIT)}; default ${String(DEFAULT_DENIALS_LIMIT)}.`,
+      },
+    ],
+    responses: [{ status: 200, description: 'The denials.', body: { schemaName: 'PoolDenials' } }],
     errors: ['invalid_request', 'unauthorized', 'pool_forbidden', ...SURFACE_ERRORS],
   },
   {
