@@ -177,17 +177,46 @@ export function createRelayMetrics(options: RelayMetricsOptions = {}): RelayMetr
   const sources = options.sources ?? {};
   if (options.defaultMetrics === true) collectDefaultMetrics({ register: registry });
 
-  const httpRequests = new Counter({
+  /**
+   * A counter for the request path: increments are tallied in a Map (a string key and an
+   * addition) and handed to the prom-client counter when a scrape collects it; prom-client
+   * validates and hashes the label set at every `inc` (about a microsecond).
+   */
+  function tallyCounter<L extends string>(config: {
+    readonly name: string;
+    readonly help: string;
+    readonly labelNames: readonly L[];
+  }): (labels: Readonly<Record<L, string | number>>) => void {
+    const tallies = new Map<string, { labels: Record<L, string | number>; count: number }>();
+    const counter: Counter<L> = new Counter<L>({
+      ...config,
+      registers,
+      collect: () => {
+        for (const tally of tallies.values()) {
+          if (tally.count === 0) continue;
+          counter.inc(tally.labels, tally.count);
+          tally.count = 0;
+        }
+      },
+    });
+    return (labels) => {
+      let key = '';
+      for (const name of config.labelNames) key += `${String(labels[name])}\u0000`;
+      const tally = tallies.get(key);
+      if (tally === undefined) tallies.set(key, { labels: { ...labels }, count: 1 });
+      else tally.count += 1;
+    };
+  }
+
+  const countHttpRequest = tallyCounter({
     name: 'relay_http_requests_total',
     help: 'HTTP requests answered, by method, route pattern and status.',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers,
+    labelNames: ['method', 'route', 'status'],
   });
-  const relayRequests = new Counter({
+  const countRelayRequest = tallyCounter({
     name: 'relay_requests_total',
     help: 'Relay requests (POST /v1/forge/request) by route kind, status, source and reason.',
-    labelNames: ['route_kind', 'status', 'source', 'reason'] as const,
-    registers,
+    labelNames: ['route_kind', 'status', 'source', 'reason'],
   });
   const relayDuration = new Histogram({
     name: 'relay_request_duration_seconds',
@@ -196,17 +225,15 @@ export function createRelayMetrics(options: RelayMetricsOptions = {}): RelayMetr
     buckets: RELAY_DURATION_BUCKETS,
     registers,
   });
-  const coalesced = new Counter({
+  const countCoalesced = tallyCounter({
     name: 'relay_coalesced_requests_total',
     help: 'Relay requests answered by the upstream call of an identical miss in flight.',
-    labelNames: ['route_kind'] as const,
-    registers,
+    labelNames: ['route_kind'],
   });
-  const upstreamRequests = new Counter({
+  const countUpstreamRequest = tallyCounter({
     name: 'relay_upstream_requests_total',
     help: 'Upstream requests of the relay pipeline, by lane and outcome (status class or transport error code).',
-    labelNames: ['lane', 'outcome'] as const,
-    registers,
+    labelNames: ['lane', 'outcome'],
   });
   const upstreamDuration = new Histogram({
     name: 'relay_upstream_request_duration_seconds',
@@ -215,17 +242,15 @@ export function createRelayMetrics(options: RelayMetricsOptions = {}): RelayMetr
     buckets: UPSTREAM_DURATION_BUCKETS,
     registers,
   });
-  const upstreamAnswers = new Counter({
+  const countUpstreamAnswer = tallyCounter({
     name: 'relay_upstream_answers_total',
     help: 'Upstream answers by lane, identity id (empty for token-free lanes) and charge (charged: spent forge quota; free: authenticated 304 or public page).',
-    labelNames: ['lane', 'identity', 'charge'] as const,
-    registers,
+    labelNames: ['lane', 'identity', 'charge'],
   });
-  const backgroundProblems = new Counter({
+  const countBackgroundProblem = tallyCounter({
     name: 'relay_background_problems_total',
     help: 'Background problems by code (audit_batch_failed, audit_queue_full, audit_retention_failed, cache_write_failed).',
-    labelNames: ['code'] as const,
-    registers,
+    labelNames: ['code'],
   });
 
   // Gauges are computed at scrape time. prom-client collects every metric of a scrape
@@ -401,27 +426,27 @@ export function createRelayMetrics(options: RelayMetricsOptions = {}): RelayMetr
   return {
     registry,
     recordHttpRequest(method, route, status) {
-      httpRequests.inc({ method: toMethodLabel(method), route, status });
+      countHttpRequest({ method: toMethodLabel(method), route, status });
     },
     recordRelayRequest(facts) {
-      relayRequests.inc({
+      countRelayRequest({
         route_kind: facts.routeKind,
         status: facts.status,
         source: facts.source,
         reason: facts.reason,
       });
       relayDuration.observe({ source: facts.source }, facts.durationSeconds);
-      if (facts.coalesced) coalesced.inc({ route_kind: facts.routeKind });
+      if (facts.coalesced) countCoalesced({ route_kind: facts.routeKind });
     },
     recordUpstreamRequest(lane, outcome, durationSeconds) {
-      upstreamRequests.inc({ lane, outcome });
+      countUpstreamRequest({ lane, outcome });
       upstreamDuration.observe({ lane }, durationSeconds);
     },
     recordUpstreamAnswer(lane, identity, charge) {
-      upstreamAnswers.inc({ lane, identity, charge });
+      countUpstreamAnswer({ lane, identity, charge });
     },
     recordBackgroundProblem(code) {
-      backgroundProblems.inc({ code });
+      countBackgroundProblem({ code });
     },
     render: () => registry.metrics(),
     contentType: registry.contentType,
