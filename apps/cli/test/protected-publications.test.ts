@@ -492,6 +492,20 @@ describe('unmodeled commands: best-effort filtering', () => {
     expect(ghArgv()).toEqual(['not run']);
   });
 
+  it('checks the files of gist create: a match refuses, clean files run gh', async () => {
+    writeFileSync(join(work, 'leak.txt'), 'see project-falcon');
+    writeFileSync(join(work, 'fine.txt'), 'fine');
+    const refused = await relay(['gist', 'create', '-d', 'notes', 'fine.txt', 'leak.txt']);
+    expect(refused).toMatchObject({
+      code: 1,
+      stderr:
+        'relay: refused: a content file matches the string-rewrite policy (string_rewrite_blocked)\n',
+    });
+    expect(ghArgv()).toEqual(['not run']);
+    expect((await relay(['gist', 'create', '-d', 'notes', 'fine.txt'])).code).toBe(0);
+    expect(ghArgv()).toEqual(['gist', 'create', '-d', 'notes', 'fine.txt']);
+  });
+
   it('passes standard input of an unmodeled gh api through a checked snapshot', async () => {
     const result = await relay(['api', 'graphql', '-F', 'query=@-'], {}, '{ viewer { login } }');
     expect(result.code).toBe(0);

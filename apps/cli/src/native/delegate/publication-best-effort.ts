@@ -47,13 +47,17 @@ function valueOf(
  * `api` and `workflow run`, the `-F`/`--field` values `key=@path` and `api`'s `--input path`;
  * for every other command, the values of `--body-file`, `--notes-file` and `-F` (their
  * shorthand in gh's issue, pr and release commands). Tokens after `--` are positional.
- * Anything gh reads by other means (templates, editors, recovery files, a file of an unknown
- * flag) is not found: that is what "best effort" leaves out.
+ * For `gist create`, its file arguments (a gist is public content), except `-`: gh names a gist
+ * file read from standard input itself, so it is not swapped for a snapshot and stays
+ * unchecked, as does the standard input gh reads when no file is named. Anything gh reads by
+ * other means (templates, editors, recovery files, a file of an unknown flag) is not found
+ * either: that is what "best effort" leaves out.
  *
  * @param argv - gh's argv
  */
 export function locateFileArguments(argv: readonly string[]): FileArgument[] {
   const command = `${argv[0] ?? ''} ${argv[1] ?? ''}`;
+  if (command === 'gist create') return locateGistFiles(argv);
   const fieldCommand = argv[0] === 'api' || FIELD_COMMANDS.has(command);
   const found: FileArgument[] = [];
   for (let index = 0; index < argv.length; index++) {
@@ -90,6 +94,28 @@ export function locateFileArguments(argv: readonly string[]): FileArgument[] {
     }
   }
   return found.filter((file) => file.path !== '');
+}
+
+/** `gist create`'s value flags (gh v2.60.0: `--desc/-d`, `--filename/-f`). */
+const GIST_VALUE_FLAGS = new Set(['--desc', '-d', '--filename', '-f']);
+
+/** The named files of `gist create` (positionals; `-` is left to gh). */
+function locateGistFiles(argv: readonly string[]): FileArgument[] {
+  const found: FileArgument[] = [];
+  let positional = false;
+  for (let index = 2; index < argv.length; index++) {
+    const token = argv[index] ?? '';
+    if (!positional && token === '--') {
+      positional = true;
+      continue;
+    }
+    if (!positional && token.startsWith('-') && token !== '-') {
+      if (GIST_VALUE_FLAGS.has(token)) index += 1;
+      continue;
+    }
+    if (token !== '-' && token !== '') found.push({ index, prefix: '', path: token });
+  }
+  return found;
 }
 
 /**

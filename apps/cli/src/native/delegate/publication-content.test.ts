@@ -212,6 +212,25 @@ describe('the best-effort path of unmodeled commands', () => {
       [{ index: 4, prefix: 'notes=@', path: 'n.txt' }],
     ],
     ['after --', ['issue', 'comment', '3', '--', '--body-file', 'x'], []],
+    [
+      'gist create files',
+      [
+        'gist',
+        'create',
+        '-d',
+        'notes.txt',
+        'a.txt',
+        '--public',
+        '-',
+        '--filename=x',
+        '--',
+        '-b.txt',
+      ],
+      [
+        { index: 4, prefix: '', path: 'a.txt' },
+        { index: 9, prefix: '', path: '-b.txt' },
+      ],
+    ],
   ])('locates the content files: %s', (_name, argv, expected) => {
     expect(locateFileArguments(argv)).toEqual(expected);
   });
