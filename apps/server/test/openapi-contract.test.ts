@@ -320,6 +320,46 @@ describe('the relay-server conforms to its OpenAPI document', () => {
     expect((await call('GET', template, { path: `/v1/pools/${POOL}/stats` })).status).toBe(401);
   });
 
+  it('the dashboard reads: /stats/timeseries, /identities and /denials', async () => {
+    await server.audit.flush();
+    const series = '/v1/pools/{pool}/stats/timeseries';
+    const timeseries = await call('GET', series, {
+      path: `/v1/pools/${POOL}/stats/timeseries?window=24h&bucket=1h`,
+      token: callerToken,
+    });
+    expect(timeseries.json.buckets.length).toBeGreaterThan(0);
+    const badBucket = await call('GET', series, {
+      path: `/v1/pools/${POOL}/stats/timeseries?bucket=2h`,
+      token: callerToken,
+    });
+    expect(badBucket.json.error.code).toBe('invalid_request');
+    expect((await call('GET', series, { path: `/v1/pools/${POOL}/stats/timeseries` })).status).toBe(
+      401,
+    );
+
+    const identities = await call('GET', '/v1/pools/{pool}/identities', {
+      path: `/v1/pools/${POOL}/identities`,
+      token: callerToken,
+    });
+    expect(identities.json.identities).toEqual([expect.objectContaining({ id: 'alice' })]);
+    const forbidden = await call('GET', '/v1/pools/{pool}/identities', {
+      path: '/v1/pools/elsewhere/identities',
+      token: callerToken,
+    });
+    expect(forbidden.json.error.code).toBe('pool_forbidden');
+
+    const denials = await call('GET', '/v1/pools/{pool}/denials', {
+      path: `/v1/pools/${POOL}/denials?window=7d&limit=10`,
+      token: callerToken,
+    });
+    expect(denials.json.denials.length).toBeGreaterThan(0);
+    const badLimit = await call('GET', '/v1/pools/{pool}/denials', {
+      path: `/v1/pools/${POOL}/denials?limit=0`,
+      token: callerToken,
+    });
+    expect(badLimit.json.error.code).toBe('invalid_request');
+  });
+
   it('covered a success and an error answer of every operation', () => {
     const missing: string[] = [];
     for (const operation of OPENAPI_OPERATIONS) {
