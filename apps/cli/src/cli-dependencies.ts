@@ -39,8 +39,12 @@ export interface CliDependencies {
   readonly stdoutIsTTY: boolean;
   /** Whether stderr is a terminal. */
   readonly stderrIsTTY: boolean;
-  /** Reads a whole stream (stdin for `--file -`). */
-  readonly readStdin: () => Promise<Uint8Array>;
+  /**
+   * Reads standard input (`--file -`, `--body-file -`): the whole stream, or, with `maxBytes`,
+   * stops as soon as more than `maxBytes` bytes have arrived (the result is then longer than
+   * `maxBytes`, which callers refuse) so that a huge input never sits in memory.
+   */
+  readonly readStdin: (maxBytes?: number) => Promise<Uint8Array>;
   /** Runs a program with captured output (jq, `gh auth token`). Rejects when it cannot start. */
   readonly runProcess: (
     file: string,

@@ -48,9 +48,15 @@ export function createNodeDependencies(options: NodeDependenciesOptions): CliDep
     homeDir: homedir(),
     stdoutIsTTY: process.stdout.isTTY,
     stderrIsTTY: process.stderr.isTTY,
-    readStdin: async () => {
+    readStdin: async (maxBytes) => {
       const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      let total = 0;
+      for await (const chunk of process.stdin) {
+        chunks.push(chunk as Buffer);
+        total += (chunk as Buffer).byteLength;
+        // Past the bound the caller refuses anyway: stop reading (ending the loop closes stdin).
+        if (maxBytes !== undefined && total > maxBytes) break;
+      }
       return Buffer.concat(chunks);
     },
     runProcess: (file, args, { input, env }) =>

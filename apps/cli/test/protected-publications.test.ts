@@ -89,6 +89,8 @@ function relay(
     const err: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    // relay stops reading stdin past the content budget: a larger input may meet a closed pipe.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(input);
     child.once('error', reject);
     if (child.pid !== undefined) onSpawn?.(child.pid);
@@ -477,6 +479,23 @@ describe('refusals: gh never runs', () => {
     expect(ghArgv()).toEqual(['not run']);
     writeFileSync(join(work, 'big.md'), 'a'.repeat(1024 * 1024));
     expect((await relay(['issue', 'comment', '3', '-F', 'big.md'])).code).toBe(0);
+  });
+
+  it('a body on stdin past the 1 MiB budget is refused (read no further), at it passes', async () => {
+    const result = await relay(
+      ['issue', 'comment', '3', '-F', '-'],
+      {},
+      'a'.repeat(8 * 1024 * 1024),
+    );
+    expect(result).toMatchObject({
+      code: 1,
+      stderr:
+        'relay: refused: the body exceeds the 1 MiB content budget (string_rewrite_blocked)\n',
+    });
+    expect(ghArgv()).toEqual(['not run']);
+    expect(
+      (await relay(['issue', 'comment', '3', '-F', '-'], {}, 'a'.repeat(1024 * 1024))).code,
+    ).toBe(0);
   });
 });
 

@@ -71,7 +71,7 @@ class ContentReader {
     if (source.kind === 'stdin') {
       if (this.stdinUsed) refuse({ code: 'stdin_twice' });
       this.stdinUsed = true;
-      bytes = await this.deps.readStdin();
+      bytes = await this.deps.readStdin(CONTENT_BUDGET_BYTES);
     } else {
       try {
         bytes = await readBoundedFile(source.path, CONTENT_BUDGET_BYTES + 1);
