@@ -52,6 +52,27 @@ const b = pat('b', [{ owner: 'octo' }], 200);
 const c = pat('c', [{ owner: 'octo' }], 100);
 
 describe('acquire', () => {
+  it('prefers an identity with headroom when the pace governor says one is at its limit', async () => {
+    const clock = createFakeClock();
+    const asked: string[][] = [];
+    const pool = createIdentityPool({
+      coordinator: createMemoryCoordinator({ now: clock }),
+      credentials: tableCredentials({ a: 'ghp_a', b: 'ghp_b' }, clock),
+      now: clock,
+      atPaceLimit: (ids) => {
+        asked.push([...ids]);
+        return Promise.resolve(new Set(['a']));
+      },
+    });
+    const acquired = await pool.acquire({
+      route: repoRoute(),
+      policy: policy(),
+      identities: [a, b],
+    });
+    expect(acquired).toMatchObject({ ok: true, value: { identity: { id: 'b' } } });
+    expect(asked).toEqual([['a', 'b']]);
+  });
+
   it('selects, leases for 10 s and resolves the credential', async () => {
     const { pool, request, coordinator, clock } = setup([a, b], { a: 'ghp_a', b: 'ghp_b' });
     const acquired = await pool.acquire(request);

@@ -29,6 +29,11 @@ export interface IdentityPoolOptions {
   readonly leaseTtlMs?: number;
   /** Default cooldown. Default {@link COOLDOWN_MS} (120 s). */
   readonly cooldownMs?: number;
+  /**
+   * The identities among `identityIds` at their pace limit now (the relay's upstream governor):
+   * selection treats them as busy (`busy` of {@link selectIdentity}). Default: none is.
+   */
+  readonly atPaceLimit?: (identityIds: readonly string[]) => Promise<ReadonlySet<string>>;
 }
 
 /** What to select an identity for. */
@@ -147,7 +152,16 @@ export function createIdentityPool(options: IdentityPoolOptions): IdentityPool {
         bucket: route.bucket,
         identityIds: identities.map((identity) => identity.id),
       });
-      const selected = selectIdentity({ route, policy, identities, state, now: now(), exclude });
+      const busy = await options.atPaceLimit?.(identities.map((identity) => identity.id));
+      const selected = selectIdentity({
+        route,
+        policy,
+        identities,
+        state,
+        now: now(),
+        exclude,
+        busy,
+      });
       if (selected.ok && selected.value.renewLease) {
         await coordinator.setLease(route.key, selected.value.identity.id, leaseTtlMs);
       }

@@ -240,6 +240,64 @@ describe('selectIdentity: rules', () => {
   });
 });
 
+describe('selectIdentity: headroom (busy identities)', () => {
+  it.each([
+    {
+      rule: 'a sticky lease is kept while its identity has headroom',
+      lease: 'b',
+      busy: ['a'],
+      id: 'b',
+      reason: 'sticky',
+      isBusy: false,
+    },
+    {
+      rule: 'a lease whose identity is at its pace moves to one with headroom',
+      lease: 'b',
+      busy: ['b'],
+      id: 'a',
+      reason: 'relay_overloaded',
+      isBusy: false,
+    },
+    {
+      rule: 'an identity with headroom outranks a busy one with more budget',
+      lease: undefined,
+      busy: ['a'],
+      id: 'b',
+      reason: 'highest_remaining',
+      isBusy: false,
+    },
+    {
+      rule: 'a busy lease is kept when every usable identity is busy',
+      lease: 'b',
+      busy: ['a', 'b'],
+      id: 'b',
+      reason: 'sticky',
+      isBusy: true,
+    },
+    {
+      rule: 'with every identity busy the best score wins, busy',
+      lease: undefined,
+      busy: ['a', 'b'],
+      id: 'a',
+      reason: 'highest_remaining',
+      isBusy: true,
+    },
+  ])('$rule', ({ lease: leasedId, busy, id, reason, isBusy }) => {
+    const result = selectIdentity({
+      route: ROUTE,
+      policy: policy(),
+      identities: [a, b],
+      state: state({
+        lease: leasedId === undefined ? undefined : lease(leasedId),
+        rates: { a: rate(4000), b: rate(10) },
+      }),
+      now: NOW,
+      busy: new Set(busy),
+    });
+    expect(result).toMatchObject({ ok: true, value: { identity: { id }, reason, busy: isBusy } });
+  });
+});
+
 describe('selectIdentity: typed outcomes', () => {
   it.each([
     {

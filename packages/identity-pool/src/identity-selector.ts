@@ -43,6 +43,12 @@ export interface SelectionInput {
   readonly now: number;
   /** Identities already tried for this request (their credentials failed): never chosen again. */
   readonly exclude?: ReadonlySet<string> | undefined;
+  /**
+   * Identities at their pace limit now (the relay's upstream governor): busy, so that an
+   * identity with headroom is preferred and a lease is kept only while its identity has headroom.
+   * A busy identity is still chosen when every usable one is busy (its request then waits).
+   */
+  readonly busy?: ReadonlySet<string> | undefined;
 }
 
 /** A chosen identity. */
@@ -59,6 +65,8 @@ export interface Selection {
   readonly score: number;
   /** A fresh lease must be recorded (every reason but `sticky`). */
   readonly renewLease: boolean;
+  /** The identity is at its pace limit (every usable one is): the request waits for headroom. */
+  readonly busy: boolean;
 }
 
 /**
@@ -128,11 +136,14 @@ const LEASE_FALLBACK = {
  * 1. Only eligible identities are candidates ({@link isIdentityEligible}), less those in
  *    `exclude`.
  * 2. A live lease whose identity is a candidate, not cooling down for the route (global, bucket or
- *    route-key cooldown) and not exhausted keeps the route: reason `sticky`.
- * 3. Otherwise the usable candidate with the highest score wins (score = remaining budget plus
- *    weight; an unknown budget is a fresh 5000; a reset window is fresh again; an exhausted one
- *    that has not reset is skipped). Ties go to the higher weight, then to the smaller id.
- *    Reason `highest_remaining`, or the fallback reason that disqualified the leased identity.
+ *    route-key cooldown), not exhausted and not `busy` (at its pace limit) keeps the route: reason
+ *    `sticky`. A busy leased identity keeps it too when every usable candidate is busy.
+ * 3. Otherwise the usable candidate with the highest score wins, those with headroom (not in
+ *    `busy`) before busy ones (score = remaining budget plus weight; an unknown budget is a fresh
+ *    5000; a reset window is fresh again; an exhausted one that has not reset is skipped). Ties go
+ *    to the higher weight, then to the smaller id. Reason `highest_remaining`, or the fallback
+ *    reason that moved the route off the leased identity (`relay_overloaded` when it was only
+ *    busy).
  * 4. With no usable candidate: {@link SelectionFailure}.
  *
  * @example
@@ -144,6 +155,7 @@ const LEASE_FALLBACK = {
  */
 export function selectIdentity(input: SelectionInput): Result<Selection, SelectionFailure> {
   const { route, policy, state, now } = input;
+  const busy = input.busy;
   const isEligible = createEligibilityTest(route, policy);
   if (typeof isEligible !== 'function') {
     return err({ code: 'no_eligible_identity', cause: isEligible });
@@ -151,6 +163,7 @@ export function selectIdentity(input: SelectionInput): Result<Selection, Selecti
 
   let eligibleCount = 0;
   let best: { identity: PoolIdentity; score: number } | undefined;
+  let bestBusy: { identity: PoolIdentity; score: number } | undefined;
   let leased: { identity: PoolIdentity; standing: Standing } | undefined;
   let allCooling = true;
   let anyLimited = false;
@@ -167,7 +180,11 @@ export function selectIdentity(input: SelectionInput): Result<Selection, Selecti
     const standing = assess(identity, route, state, now);
     if (lease?.identityId === identity.id) leased = { identity, standing };
     if (standing.usable) {
-      if (best === undefined || outranks(identity, standing.score, best)) {
+      if (busy?.has(identity.id) === true) {
+        if (bestBusy === undefined || outranks(identity, standing.score, bestBusy)) {
+          bestBusy = { identity, score: standing.score };
+        }
+      } else if (best === undefined || outranks(identity, standing.score, best)) {
         best = { identity, score: standing.score };
       }
       continue;
@@ -177,18 +194,31 @@ export function selectIdentity(input: SelectionInput): Result<Selection, Selecti
     retryAt = Math.min(retryAt, standing.until);
   }
 
-  if (leased?.standing.usable === true) {
+  const leasedBusy = leased !== undefined && busy?.has(leased.identity.id) === true;
+  if (leased?.standing.usable === true && (!leasedBusy || best === undefined)) {
     return ok({
       identity: leased.identity,
       reason: 'sticky',
       score: leased.standing.score,
       renewLease: false,
+      busy: leasedBusy,
     });
   }
-  if (best !== undefined) {
+  const chosen = best ?? bestBusy;
+  if (chosen !== undefined) {
     const reason: LeaseReason =
-      leased === undefined ? 'highest_remaining' : LEASE_FALLBACK[leased.standing.block];
-    return ok({ identity: best.identity, reason, score: best.score, renewLease: true });
+      leased === undefined
+        ? 'highest_remaining'
+        : leased.standing.usable
+          ? 'relay_overloaded'
+          : LEASE_FALLBACK[leased.standing.block];
+    return ok({
+      identity: chosen.identity,
+      reason,
+      score: chosen.score,
+      renewLease: true,
+      busy: best === undefined,
+    });
   }
   if (eligibleCount === 0)
     return err({ code: 'no_eligible_identity', cause: 'no_identity_for_route' });
