@@ -71,6 +71,13 @@ describe('acquire', () => {
     });
     expect(acquired).toMatchObject({ ok: true, value: { identity: { id: 'b' } } });
     expect(asked).toEqual([['a', 'b']]);
+    const perRequest = await pool.acquire({
+      route: repoRoute(),
+      policy: policy(),
+      identities: [a, b],
+      atPaceLimit: () => Promise.resolve(new Set(['b'])),
+    });
+    expect(perRequest).toMatchObject({ ok: true, value: { identity: { id: 'a' } } });
   });
 
   it('selects, leases for 10 s and resolves the credential', async () => {

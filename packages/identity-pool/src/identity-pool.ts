@@ -44,6 +44,11 @@ export interface IdentityRequest {
   readonly policy: EligibilityPolicy;
   /** The pool's active identities. */
   readonly identities: readonly PoolIdentity[];
+  /**
+   * The identities at their pace limit now, for this request (overrides the pool's
+   * {@link IdentityPoolOptions.atPaceLimit}).
+   */
+  readonly atPaceLimit?: (identityIds: readonly string[]) => Promise<ReadonlySet<string>>;
 }
 
 /** The coordinator failed (infrastructure failure; maps to a 5xx, never to another identity). */
@@ -152,7 +157,8 @@ export function createIdentityPool(options: IdentityPoolOptions): IdentityPool {
         bucket: route.bucket,
         identityIds: identities.map((identity) => identity.id),
       });
-      const busy = await options.atPaceLimit?.(identities.map((identity) => identity.id));
+      const atPaceLimit = request.atPaceLimit ?? options.atPaceLimit;
+      const busy = await atPaceLimit?.(identities.map((identity) => identity.id));
       const selected = selectIdentity({
         route,
         policy,
