@@ -11,7 +11,11 @@ export function createProjectConfig(
   return defineProject({
     ...extra,
     resolve: { conditions: ['@relay/source', 'module', 'node', 'import', 'default'] },
-    ssr: { resolve: { conditions: ['@relay/source', 'module', 'node', 'import', 'default'] } },
+    // vitest hands these to Node as --conditions for the test workers, where they apply to
+    // require() too: an `import` condition there makes a CommonJS package's require() of a dual
+    // package load its ESM build (pg requiring pg-pool then fails). Vite and Node add `import`
+    // and `require` themselves, by the kind of each import.
+    ssr: { resolve: { conditions: ['@relay/source', 'module', 'node', 'default'] } },
     test: {
       name,
       environment: 'node',

@@ -16,7 +16,7 @@ import type {
   ServerSettings,
 } from './server-services.js';
 import { createCallerStore } from './storage/caller-store.js';
-import type { RelayDatabase } from './storage/sqlite-database.js';
+import type { RelayDatabase } from './storage/relay-database.js';
 import { createIdentityStore } from './storage/identity-store.js';
 import { createStringRewriteStore } from './storage/string-rewrite-store.js';
 
@@ -63,11 +63,11 @@ export function createServerServices(
   const createId =
     options.createId ?? ((prefix: string) => `${prefix}_${randomUUID().replaceAll('-', '')}`);
   const now = options.now ?? Date.now;
-  const identities = createIdentityStore(database.db);
+  const identities = createIdentityStore(database.db, { writeLock: database.writeLock });
   return {
     settings: options.settings,
     db: database.db,
-    callers: createCallerStore(database.db, { createId }),
+    callers: createCallerStore(database.db, { createId, writeLock: database.writeLock }),
     identities,
     stringRewrites: createStringRewriteStore(database.db, {
       externalChangeVersion: () => database.externalChangeVersion(),

@@ -11,6 +11,7 @@ import {
 } from '@relay/protocol';
 import { parseForgeHosts, type ForgeHostsError } from '@relay/forge-transport';
 import { DEFAULT_BODY_MAX_BYTES } from './http/json-body-reader.js';
+import { DATABASE_URL_EXPECTED, parseDatabaseUrl } from './storage/database-location.js';
 import { DEFAULT_REWRITE_CHECK_DEADLINE_MS } from './policy/rewrite-check-offload.js';
 
 /** Default of RELAY_HEADERS_TIMEOUT_MS: a request's headers must arrive within 10 s. */
@@ -58,8 +59,13 @@ export interface ServerConfig {
   readonly port: number;
   /** api_base and app_base of discovery; derived from host and port when unset. */
   readonly publicUrl: string | undefined;
-  /** SQLite file, or `:memory:`. */
+  /** SQLite file, or `:memory:` (RELAY_DATABASE, or a `sqlite:` RELAY_DATABASE_URL). */
   readonly database: string;
+  /**
+   * A `postgres://` RELAY_DATABASE_URL: the relay's state lives in PostgreSQL and `database` is
+   * not used. Never logged (it may hold a password).
+   */
+  readonly postgresUrl?: string;
   /** Unset: every /v1/admin/* answers 401. */
   readonly adminToken: string | undefined;
   readonly forgeApiUrl: string;
@@ -280,6 +286,21 @@ export function loadServerConfig(env: Env): Result<ServerConfig, ConfigError> {
   const logLevel = parseLogLevel(env.RELAY_LOG_LEVEL);
   if (logLevel === undefined) return fail('RELAY_LOG_LEVEL', LOG_LEVELS.join(', '));
 
+  // RELAY_DATABASE_URL selects the engine (sqlite: or postgres://); RELAY_DATABASE remains the
+  // SQLite file of the quick start. Both at once would leave it unclear which one holds the data.
+  const databaseUrlRaw = value('RELAY_DATABASE_URL');
+  let database = value('RELAY_DATABASE') ?? 'relay.db';
+  let postgresUrl: string | undefined;
+  if (databaseUrlRaw !== undefined) {
+    if (value('RELAY_DATABASE') !== undefined) {
+      return fail('RELAY_DATABASE_URL', 'unset while RELAY_DATABASE is set (set only one of them)');
+    }
+    const location = parseDatabaseUrl(databaseUrlRaw);
+    if (!location.ok) return fail('RELAY_DATABASE_URL', DATABASE_URL_EXPECTED);
+    if (location.value.dialect === 'sqlite') database = location.value.path;
+    else postgresUrl = location.value.url;
+  }
+
   const defaultLoginPool = value('DEFAULT_LOGIN_POOL') ?? 'default';
   if (!poolIdSchema.safeParse(defaultLoginPool).success) {
     return fail('DEFAULT_LOGIN_POOL', 'a pool id (1-100 of [A-Za-z0-9._-])');
@@ -305,7 +326,8 @@ export function loadServerConfig(env: Env): Result<ServerConfig, ConfigError> {
     host,
     port: port.value,
     publicUrl,
-    database: value('RELAY_DATABASE') ?? 'relay.db',
+    database,
+    ...(postgresUrl === undefined ? {} : { postgresUrl }),
     adminToken,
     forgeApiUrl: baseUrl('api'),
     forgeWebUrl: baseUrl('web'),

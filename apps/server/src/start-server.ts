@@ -30,7 +30,9 @@ import { createRequestId } from './request-id.js';
 import type { PolicyUpdateParser, RewriteCheckFactory } from './server-services.js';
 import type { ServerConfig } from './server-config.js';
 import { createAuditStore } from './storage/audit-store.js';
-import { openSqliteDatabase, type RelayDatabase } from './storage/sqlite-database.js';
+import { openRelayDatabase } from './storage/open-relay-database.js';
+import type { PostgresProblemCode } from './storage/postgres-database.js';
+import type { RelayDatabase } from './storage/relay-database.js';
 import { MIN_CLI_VERSION } from './version.js';
 
 /** A running relay server. */
@@ -62,7 +64,10 @@ export interface StartServerOptions {
   /** Reports background problems (audit batches, retention runs, cache writes); never content. */
   readonly onBackgroundProblem?: (
     problem:
-      AuditWriterProblem | { code: 'audit_retention_failed' } | { code: 'cache_write_failed' },
+      | AuditWriterProblem
+      | { code: 'audit_retention_failed' }
+      | { code: 'cache_write_failed' }
+      | { code: PostgresProblemCode },
   ) => void;
   /** Reads secret bindings (provisioning uses an identity of the target pool). */
   readonly readSecret?: SecretReader;
@@ -102,7 +107,16 @@ export async function startServer(
   // Each request runs in a scope of its own: its audit row and its upstream requests are added
   // to its trace, for its log line and its metrics.
   const requestScope = createRequestScope();
-  const database = await openSqliteDatabase(config.database, { now: () => new Date(now()) });
+  // SQLite (RELAY_DATABASE, the default) or PostgreSQL (a postgres:// RELAY_DATABASE_URL). On
+  // PostgreSQL the relay holds the database exclusively: its leases, cooldowns and quota live in
+  // this process's memory, so a second replica would break the pool's rules (README, "Scaling
+  // out").
+  const database = await openRelayDatabase(
+    config.postgresUrl === undefined
+      ? { dialect: 'sqlite', path: config.database }
+      : { dialect: 'postgres', url: config.postgresUrl },
+    { now: () => new Date(now()), exclusive: true, onProblem: reportProblem },
+  );
   const transport = createForgeTransport({
     hosts: {
       apiUrl: config.forgeApiUrl,

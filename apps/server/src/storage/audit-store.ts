@@ -3,6 +3,16 @@ import type { AuditRecord } from '../audit/audit-record.js';
 import { rollUp } from './audit-rollup.js';
 import type { DatabaseSchema } from './database-schema.js';
 
+/** Orders rollup keys column by column (code unit order, as both engines' text keys agree). */
+function compareKeys(a: readonly string[], b: readonly string[]): number {
+  for (let i = 0; i < a.length; i++) {
+    const left = a[i] ?? '';
+    const right = b[i] ?? '';
+    if (left !== right) return left < right ? -1 : 1;
+  }
+  return 0;
+}
+
 /** Audit row storage. */
 export interface AuditStore {
   /**
@@ -29,7 +39,18 @@ export function createAuditStore(db: Kysely<DatabaseSchema>): AuditStore {
   return {
     async insertBatch(records) {
       if (records.length === 0) return;
-      const { pools, callers } = rollUp(records);
+      const rollup = rollUp(records);
+      // Replicas add to the same rollup rows: upserting them in one order (by key) means two
+      // batches wait for each other's row locks instead of deadlocking on PostgreSQL.
+      const pools = rollup.pools.sort((a, b) =>
+        compareKeys(
+          [a.pool_id, a.day, a.route_kind, a.backend, a.fallback_reason],
+          [b.pool_id, b.day, b.route_kind, b.backend, b.fallback_reason],
+        ),
+      );
+      const callers = rollup.callers.sort((a, b) =>
+        compareKeys([a.pool_id, a.day, a.caller_id], [b.pool_id, b.day, b.caller_id]),
+      );
       await db.transaction().execute(async (trx) => {
         await trx
           .insertInto('audit')

@@ -2,6 +2,7 @@ import { CALLER_CLIENTS_MAX, err, normalizeClientName, ok, type Result } from '@
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from './database-schema.js';
 import { ensurePool, type DatabaseHandle } from './pool-store.js';
+import { NO_WRITE_LOCK, type WriteLock } from './write-lock.js';
 
 /** What an enrollment (login exchange or admin provisioning) writes. */
 export interface EnrollmentInput {
@@ -100,6 +101,11 @@ export interface CallerStore {
 export interface CallerStoreOptions {
   /** Makes caller and client ids. */
   readonly createId: (prefix: 'cal' | 'cli') => string;
+  /**
+   * Serializes enrollments across processes (`RelayDatabase.writeLock`). Default: none, which
+   * is right for SQLite only.
+   */
+  readonly writeLock?: WriteLock;
 }
 
 /**
@@ -112,6 +118,7 @@ export function createCallerStore(
   db: Kysely<DatabaseSchema>,
   options: CallerStoreOptions,
 ): CallerStore {
+  const writeLock = options.writeLock ?? NO_WRITE_LOCK;
   async function bindCaller(trx: DatabaseHandle, input: EnrollmentInput): Promise<string> {
     const bound = await trx
       .selectFrom('callers')
@@ -221,6 +228,9 @@ export function createCallerStore(
     async enroll(input) {
       try {
         const enrollment = await db.transaction().execute(async (trx) => {
+          // One enrollment at a time across replicas: the client cap and the binding of a forge
+          // user to one caller are read-then-write (see write-lock.ts).
+          await writeLock(trx, 'enrollment');
           await ensurePool(trx, input.grantPool, input.newPoolPolicyJson, input.nowIso);
           const callerId = await bindCaller(trx, input);
           if (input.verifiedAtIso !== undefined) {

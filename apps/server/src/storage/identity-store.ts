@@ -8,6 +8,7 @@ import {
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from './database-schema.js';
 import { ensurePool, type DatabaseHandle } from './pool-store.js';
+import { NO_WRITE_LOCK, type WriteLock } from './write-lock.js';
 
 /** The outcome of a registration: the stored identity and whether it was created. */
 export interface IdentityUpsert {
@@ -81,16 +82,32 @@ async function readIdentities(
 
 class ConflictSignal extends Error {}
 
+/** Options of {@link createIdentityStore}. */
+export interface IdentityStoreOptions {
+  /**
+   * Serializes registrations across processes (`RelayDatabase.writeLock`). Default: none, which
+   * is right for SQLite only.
+   */
+  readonly writeLock?: WriteLock;
+}
+
 /**
  * Creates the identity store over Kysely (portable SQL).
  *
  * @param db - the database
+ * @param options - the cross-process write lock
  */
-export function createIdentityStore(db: Kysely<DatabaseSchema>): IdentityStore {
+export function createIdentityStore(
+  db: Kysely<DatabaseSchema>,
+  options: IdentityStoreOptions = {},
+): IdentityStore {
+  const writeLock = options.writeLock ?? NO_WRITE_LOCK;
   return {
     async upsert(poolId, registration, nowIso, newPoolPolicyJson) {
       try {
         const created = await db.transaction().execute(async (trx) => {
+          // Two replicas registering one new id would both insert it: one at a time.
+          await writeLock(trx, 'identity_registration');
           const existing = await trx
             .selectFrom('identities')
             .select(['pool_id', 'kind'])

@@ -1,11 +1,34 @@
 import { sql, type Kysely } from 'kysely';
 import type { Migration, MigrationProvider } from 'kysely/migration';
+import type { DatabaseDialect } from './relay-database.js';
 
-/** What the migrations need from outside: the clock of seeded rows. */
+/** What the migrations need from outside: the clock of seeded rows and the engine. */
 export interface MigrationOptions {
   /** The current time; seeds `updated_at` of the initial string-rewrite policy. */
   readonly now: () => Date;
+  /**
+   * The engine the history runs on. Default `sqlite`. Every migration runs on both; a few
+   * steps differ where only one engine has the feature (PostgreSQL's change notifications).
+   */
+  readonly dialect?: DatabaseDialect;
 }
+
+/**
+ * The PostgreSQL notification channel the relay's tables notify on after a commit that changes
+ * what the relay caches (callers, grants, clients, the string-rewrite policy).
+ */
+export const CHANGE_CHANNEL = 'relay_changes';
+
+/**
+ * The tables whose changes the relay caches must see at once, with the columns whose update
+ * counts (a client's `last_used_at`, written at most once a minute per client, does not).
+ */
+const NOTIFYING_TABLES: readonly { table: string; columns?: readonly string[] }[] = [
+  { table: 'callers' },
+  { table: 'caller_grants' },
+  { table: 'caller_clients', columns: ['id', 'caller_id', 'name', 'token_sha256', 'expires_at'] },
+  { table: 'string_rewrite_policy' },
+];
 
 /**
  * The schema migrations, in order. Portable SQL only (SQLite now, PostgreSQL on the scale-out
@@ -15,6 +38,7 @@ export interface MigrationOptions {
  * @returns the migrations by name
  */
 export function createMigrations(options: MigrationOptions): Readonly<Record<string, Migration>> {
+  const dialect = options.dialect ?? 'sqlite';
   return {
     '0001_relay_meta': {
       async up(db: Kysely<unknown>) {
@@ -243,6 +267,38 @@ export function createMigrations(options: MigrationOptions): Readonly<Record<str
       async down(db: Kysely<unknown>) {
         await db.schema.dropIndex('cache_entries_scope').execute();
         await db.schema.alterTable('cache_entries').dropColumn('scope').execute();
+      },
+    },
+    '0004_change_notifications': {
+      // PostgreSQL: every commit that changes a cached table notifies CHANGE_CHANNEL, whichever
+      // connection made it, so that each replica drops its caller lookups and policy snapshot.
+      // SQLite needs nothing: its `data_version` already changes at another connection's commit.
+      async up(db: Kysely<unknown>) {
+        if (dialect !== 'postgres') return;
+        await sql`create or replace function relay_notify_change() returns trigger language plpgsql as $$
+begin
+  perform pg_notify(${sql.lit(CHANGE_CHANNEL)}, tg_table_name);
+  return null;
+end
+$$`.execute(db);
+        for (const { table, columns } of NOTIFYING_TABLES) {
+          const update =
+            columns === undefined
+              ? sql`update`
+              : sql`update of ${sql.join(columns.map((column) => sql.ref(column)))}`;
+          await sql`create trigger ${sql.id(`${table}_notify_change`)} after insert or ${update} or delete or truncate on ${sql.table(table)} for each statement execute function relay_notify_change()`.execute(
+            db,
+          );
+        }
+      },
+      async down(db: Kysely<unknown>) {
+        if (dialect !== 'postgres') return;
+        for (const { table } of NOTIFYING_TABLES) {
+          await sql`drop trigger if exists ${sql.id(`${table}_notify_change`)} on ${sql.table(table)}`.execute(
+            db,
+          );
+        }
+        await sql`drop function if exists relay_notify_change()`.execute(db);
       },
     },
   };

@@ -4,33 +4,16 @@ import { Kysely, SqliteDialect } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import type { DatabaseSchema } from './database-schema.js';
 import { createMigrationProvider } from './migrations.js';
+import {
+  DatabaseOpenError,
+  type OpenDatabaseOptions,
+  type RelayDatabase,
+} from './relay-database.js';
 import { createStatementCache } from './statement-cache.js';
+import { NO_WRITE_LOCK } from './write-lock.js';
 
-/** An open relay database. */
-export interface RelayDatabase {
-  readonly db: Kysely<DatabaseSchema>;
-  /**
-   * A number that changes whenever another connection (another process, an operator's tool)
-   * commits to the database; commits of this connection leave it unchanged. SQLite's
-   * `PRAGMA data_version`, read through one prepared statement (no query compilation). Throws
-   * once the database is closed.
-   */
-  externalChangeVersion(): number;
-  /** Closes the connection; idempotent. */
-  close(): Promise<void>;
-}
-
-/** Why the database could not be opened or migrated. */
-export class DatabaseOpenError extends Error {
-  override readonly name = 'DatabaseOpenError';
-  readonly code = 'database_unavailable';
-}
-
-/** Options of {@link openSqliteDatabase}. */
-export interface OpenDatabaseOptions {
-  /** The clock of rows the migrations seed. Default: the system clock. */
-  readonly now?: () => Date;
-}
+export { DatabaseOpenError } from './relay-database.js';
+export type { OpenDatabaseOptions, RelayDatabase } from './relay-database.js';
 
 /** The mode of the database file and its `-wal` and `-shm` files: the relay's user only. */
 export const DATABASE_FILE_MODE = 0o600;
@@ -117,7 +100,9 @@ export async function openSqliteDatabase(
   const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
   let closed = false;
   return {
+    dialect: 'sqlite',
     db,
+    writeLock: NO_WRITE_LOCK,
     externalChangeVersion: () => Number(dataVersion.get()),
     async close() {
       if (closed) return;

@@ -1,10 +1,10 @@
 import { FALLBACK_REASONS, ROUTE_KINDS } from '@relay/protocol';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditRecord } from '../audit/audit-record.js';
 import { isCacheHit, isServiceError } from './audit-rollup.js';
 import { createAuditStore } from './audit-store.js';
-import { openSqliteDatabase } from './sqlite-database.js';
+import { TEST_DATABASES, type TestDatabase } from './__fixtures__/test-databases.js';
 import { queryPoolStats } from './stats-query.js';
 
 const NOW = Date.UTC(2030, 0, 31, 13, 37);
@@ -25,7 +25,15 @@ const recordArbitrary = fc.record({
   coalesced: fc.boolean(),
 }) as fc.Arbitrary<Omit<AuditRecord, 'requestId' | 'routeKey' | 'identityId' | 'durationMs'>>;
 
-describe('queryPoolStats', () => {
+describe.each(TEST_DATABASES)('queryPoolStats on $dialect', (engine) => {
+  // One database per engine for the file; every property run starts from empty audit tables.
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await engine.open();
+  });
+  afterAll(async () => {
+    await database.close();
+  });
   it('equals a direct count over the audit rows, for any rows, batching and window', async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -40,8 +48,10 @@ describe('queryPoolStats', () => {
             identityId: null,
             durationMs: 1,
           }));
-          const database = await openSqliteDatabase(':memory:');
-          try {
+          for (const table of ['audit', 'audit_daily', 'audit_daily_callers'] as const) {
+            await database.db.deleteFrom(table).execute();
+          }
+          {
             const store = createAuditStore(database.db);
             for (let i = 0; i < records.length; i += batchSize) {
               await store.insertBatch(records.slice(i, i + batchSize));
@@ -82,12 +92,10 @@ describe('queryPoolStats', () => {
             expect(figures.upstream.reduce((sum, row) => sum + row.count, 0)).toBe(
               countOf((r) => r.backend !== null && r.routeKind !== null),
             );
-          } finally {
-            await database.close();
           }
         },
       ),
       { numRuns: 60 },
     );
-  });
+  }, 60_000);
 });

@@ -2,7 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  POSTGRES_AVAILABLE,
+  POSTGRES_TEST_DATABASES,
+  runOnTestServer,
+  TEST_DATABASES,
+  type TestDatabaseFactory,
+} from './__fixtures__/test-databases.js';
 import { openSqliteDatabase, type RelayDatabase } from './sqlite-database.js';
 import { createStringRewriteStore } from './string-rewrite-store.js';
 
@@ -10,16 +17,18 @@ const open: RelayDatabase[] = [];
 afterEach(async () => {
   for (const database of open.splice(0)) await database.close();
 });
-async function setup() {
-  const database = await openSqliteDatabase(':memory:');
+async function setup(engine: TestDatabaseFactory) {
+  const database = await engine.open();
   open.push(database);
   return { db: database.db, store: createStringRewriteStore(database.db) };
 }
+const sqliteEngine = TEST_DATABASES[0];
+if (sqliteEngine === undefined) throw new Error('no SQLite test engine');
 const RULE = { pattern: 'secret-[0-9]+', replacement: '[redacted]' };
 
 describe('createStringRewriteStore changeStamp', () => {
   it('is undefined without an external change detector', async () => {
-    const { store } = await setup();
+    const { store } = await setup(sqliteEngine);
     expect(store.changeStamp()).toBeUndefined();
   });
 
@@ -71,9 +80,35 @@ describe('createStringRewriteStore changeStamp', () => {
   });
 });
 
-describe('createStringRewriteStore read', () => {
+describe.runIf(POSTGRES_AVAILABLE)('createStringRewriteStore changeStamp on postgres', () => {
+  it('changes once another connection commits to the policy (its change notification)', async () => {
+    const database = await POSTGRES_TEST_DATABASES.open();
+    open.push(database);
+    const store = createStringRewriteStore(database.db, {
+      externalChangeVersion: () => database.externalChangeVersion(),
+      externalCheckIntervalMs: 0,
+    });
+    const before = store.changeStamp();
+    expect(store.changeStamp()).toBe(before);
+    await runOnTestServer(
+      `update ${String(database.schema)}.string_rewrite_policy set updated_at = 'y'`,
+    );
+    await vi.waitFor(() => {
+      expect(store.changeStamp()).not.toBe(before);
+    });
+    // An unrelated table's commit (the audit) does not notify.
+    const settled = store.changeStamp();
+    await runOnTestServer(
+      `insert into ${String(database.schema)}.relay_meta values ('k', 'v', 'now')`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(store.changeStamp()).toBe(settled);
+  });
+});
+
+describe.each(TEST_DATABASES)('createStringRewriteStore read on $dialect', (engine) => {
   it('reuses the parse of an unchanged row, frozen', async () => {
-    const { store } = await setup();
+    const { store } = await setup(engine);
     const first = await store.read();
     const second = await store.read();
     expect(first.ok).toBe(true);
@@ -84,7 +119,7 @@ describe('createStringRewriteStore read', () => {
   });
 
   it('sees a replace at once', async () => {
-    const { store } = await setup();
+    const { store } = await setup(engine);
     const before = await store.read();
     if (!before.ok) throw new Error('no seeded policy');
     const replaced = await store.replace(before.value.revision, [RULE], '2030-01-01T00:00:00.000Z');
@@ -95,7 +130,7 @@ describe('createStringRewriteStore read', () => {
   });
 
   it('reports a row changed in the database, corrupt or missing, at the next read', async () => {
-    const { db, store } = await setup();
+    const { db, store } = await setup(engine);
     expect((await store.read()).ok).toBe(true);
     await db.updateTable('string_rewrite_policy').set({ rules_json: '{not json' }).execute();
     expect(await store.read()).toEqual({
