@@ -224,6 +224,13 @@ async function stopCleanly(server, label, { viaNpx = false } = {}) {
 }
 
 /**
+ * Packages a bundled dependency loads only on request, inside its own error handling, and that
+ * the artifacts deliberately leave out: pg's native binding (libpq), required only when
+ * NODE_PG_FORCE_NATIVE is set or `pg.native` is read, which relay-server does not do.
+ */
+const OPTIONAL_IMPORTS = new Set(['pg-native']);
+
+/**
  * Bare package names that the JavaScript files under `dir` load: the static imports and
  * re-exports at the start of a line (as the bundler emits them), string-literal `import()`, and
  * `__require("…")` (the bundler's require for CommonJS code). Text inside bundled comments and
@@ -286,7 +293,7 @@ function packApp(app) {
     check(binText.startsWith('#!/usr/bin/env '), `apps/${app}: ${target} has no #! line`);
   }
   const undeclared = [...importedPackages(join(pkgDir, 'dist'))].filter(
-    (name) => !(name in runtime),
+    (name) => !(name in runtime) && !OPTIONAL_IMPORTS.has(name),
   );
   check(
     undeclared.length === 0,
