@@ -1,4 +1,4 @@
-import { defineConfig } from "tsdown";
+import { defineConfig } from 'tsdown';
 
 // The packed artifact (`pnpm pack`, deploy/README.md) imports at run time only what package.json
 // lists in `dependencies` (better-sqlite3, a native addon that npm installs with its prebuilt
@@ -9,13 +9,13 @@ export default defineConfig({
   // The rewrite-check worker is an entry of its own: the server starts it as a worker thread
   // from `dist/rewrite-check-worker.js`.
   entry: {
-    index: "src/index.ts",
-    main: "src/main.ts",
-    "rewrite-check-worker": "src/policy/rewrite-check-worker.ts",
+    index: 'src/index.ts',
+    main: 'src/main.ts',
+    'rewrite-check-worker': 'src/policy/rewrite-check-worker.ts',
   },
-  format: "esm",
-  platform: "node",
-  target: "node22",
+  format: 'esm',
+  platform: 'node',
+  target: 'node22',
   dts: true,
   sourcemap: true,
   fixedExtension: false,
