@@ -22,6 +22,7 @@ import type {
   StaleReason,
 } from '@relay/protocol';
 import type { ClassifiedRoute } from '@relay/route-classifier';
+import { isGovernorRefusal } from '../governor/governed-transport.js';
 import { failWith, fallBackLocal, type PipelineFailure } from './pipeline-failure.js';
 import {
   isUsableAlternate,
@@ -81,11 +82,13 @@ const TRANSIENT = new Set<ForgeTransportError['code']>(['forge_timeout', 'forge_
 
 /**
  * The relay answer of a transport failure (`TRANSPORT_ERROR_MAPPINGS`): a rewrite denial is a
- * hard 403, the size cap a 424 `forge_response_too_large`, a redirect a 502.
+ * hard 403, the size cap a 424 `forge_response_too_large`, a redirect a 502; the upstream
+ * governor's refusal (no headroom within the wait: nothing was sent) a 424 `relay_overloaded`.
  *
  * @param error - the transport failure
  */
 export function toTransportFailure(error: ForgeTransportError): PipelineFailure {
+  if (isGovernorRefusal(error)) return fallBackLocal('relay_overloaded');
   const mapping: { errorCode: string; reason?: FallbackReason } =
     TRANSPORT_ERROR_MAPPINGS[error.code];
   if (mapping.reason !== undefined) return fallBackLocal(mapping.reason);
@@ -98,6 +101,15 @@ function hard(failure: PipelineFailure): LaneOutcome {
 
 function unavailable(staleReason: StaleReason, failure: PipelineFailure): LaneOutcome {
   return { ok: false, error: { kind: 'unavailable', staleReason, failure } };
+}
+
+/**
+ * The governor refused the request (every usable sender at its pace for the whole wait): an
+ * expired entry may still be served stale (as `forge_rate_limited`: the relay holds back to stay
+ * under the forge's limits), else 424 `relay_overloaded`.
+ */
+function overloaded(): LaneOutcome {
+  return unavailable('forge_rate_limited', fallBackLocal('relay_overloaded'));
 }
 
 function apiRequest(
@@ -134,7 +146,7 @@ async function tryAlternates(context: LaneContext): Promise<LaneOutcome | undefi
       rewriteCheck: context.rewriteCheck,
     });
     if (!result.ok) {
-      if (TRANSIENT.has(result.error.code)) continue;
+      if (TRANSIENT.has(result.error.code) || isGovernorRefusal(result.error)) continue;
       return hard(toTransportFailure(result.error));
     }
     if (isUsableAlternate(result.value)) {
@@ -177,6 +189,8 @@ async function tryAnonymous(
   );
   if (result.ok) context.anonymousBudget?.observe(bucket, result.value);
   if (!result.ok) {
+    // The anonymous lane at its pace: a pooled identity may still serve the read.
+    if (isGovernorRefusal(result.error)) return anonymousOnly ? overloaded() : undefined;
     if (!TRANSIENT.has(result.error.code)) return hard(toTransportFailure(result.error));
     return onlyWhenExhausted ? lost : undefined;
   }
@@ -317,6 +331,8 @@ async function tryPooled(
       ),
     );
     if (!result.ok) {
+      // Nothing was sent: the identity is not at fault, and the read is refused (or served stale).
+      if (isGovernorRefusal(result.error)) return overloaded();
       if (TRANSIENT.has(result.error.code)) {
         await context.identityPool.report({
           identity,
