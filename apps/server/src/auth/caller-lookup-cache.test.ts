@@ -1,7 +1,11 @@
 import { ok } from '@relay/protocol';
 import { describe, expect, it, vi } from 'vitest';
 import type { CallerStore, TokenOwner } from '../storage/caller-store.js';
-import { createCachingCallerStore, withCachedCallerLookups } from './caller-lookup-cache.js';
+import {
+  createCachingCallerStore,
+  isCachingCallerStore,
+  withCachedCallerLookups,
+} from './caller-lookup-cache.js';
 
 const OWNER: TokenOwner = {
   callerId: 'cal_1',
@@ -123,6 +127,71 @@ describe('createCachingCallerStore', () => {
     clock.at += 100;
     await cached.findTokenOwner(OWNER.tokenSha256);
     expect(store.findTokenOwner).toHaveBeenCalledTimes(2);
+  });
+
+  describe('one external change check per request (findTokenOwnerChecked, hasGrantSince)', () => {
+    /** A setup whose counter reads are counted, read at every lookup (as the server runs it). */
+    function counted() {
+      const fake = fakeStore();
+      const external = { version: 1, reads: 0 };
+      const cached = createCachingCallerStore(fake.store, {
+        now: () => 1_000_000,
+        externalChangeVersion: () => {
+          external.reads++;
+          return external.version;
+        },
+        externalCheckIntervalMs: 0,
+      });
+      return { cached, external, ...fake };
+    }
+
+    it("reads the counter once for a request's token and grant", async () => {
+      const { cached, external, store } = counted();
+      await cached.hasGrant('cal_1', 'bench'); // cached by an earlier request
+      external.reads = 0;
+      const { owner, reading } = await cached.findTokenOwnerChecked(OWNER.tokenSha256);
+      expect(owner).toEqual(OWNER);
+      expect(await cached.hasGrantSince('cal_1', 'bench', reading)).toBe(true);
+      expect(external.reads).toBe(1);
+      expect(store.hasGrant).toHaveBeenCalledTimes(1);
+    });
+
+    it('a grant removed by another connection is refused once any request saw the counter move', async () => {
+      const { cached, external, granted } = counted();
+      await cached.hasGrant('cal_1', 'bench');
+      const { reading } = await cached.findTokenOwnerChecked(OWNER.tokenSha256);
+      granted.delete('cal_1\nbench'); // an operator's tool
+      external.version++;
+      // Another request looks up its token meanwhile and sees the commit: the caches are cleared.
+      await cached.findTokenOwnerChecked(OWNER.tokenSha256);
+      expect(await cached.hasGrantSince('cal_1', 'bench', reading)).toBe(false);
+    });
+
+    it('a reading older than a clear is not trusted: the counter is read again', async () => {
+      const { cached, external, granted } = counted();
+      await cached.hasGrant('cal_1', 'bench');
+      const { reading } = await cached.findTokenOwnerChecked(OWNER.tokenSha256);
+      cached.invalidate(); // an admin write in this process
+      external.reads = 0;
+      granted.delete('cal_1\nbench');
+      expect(await cached.hasGrantSince('cal_1', 'bench', reading)).toBe(false);
+      expect(external.reads).toBe(1);
+    });
+
+    it('a commit seen by the next token lookup clears the grant before it is reused', async () => {
+      const { cached, external, granted } = counted();
+      await cached.hasGrant('cal_1', 'bench');
+      granted.delete('cal_1\nbench');
+      external.version++;
+      const { reading } = await cached.findTokenOwnerChecked(OWNER.tokenSha256);
+      expect(await cached.hasGrantSince('cal_1', 'bench', reading)).toBe(false);
+    });
+
+    it('tells caching stores apart', () => {
+      const { store, cached } = counted();
+      expect(isCachingCallerStore(cached)).toBe(true);
+      expect(isCachingCallerStore(store)).toBe(false);
+    });
   });
 
   it('records a touch in the cached owner, so the touch interval still holds', async () => {

@@ -14,8 +14,10 @@ import {
 import { DEFAULT_REQUEST_TIMEOUT_MS, callerTokenSchema } from '@relay/protocol';
 import type { AuditRecord } from '../audit/audit-record.js';
 import { readBearerToken } from '../auth/caller-authenticator.js';
+import { isCachingCallerStore, type LookupReading } from '../auth/caller-lookup-cache.js';
 import { digestsEqual, hashToken } from '../auth/caller-token.js';
 import type { ServerServices } from '../server-services.js';
+import type { TokenOwner } from '../storage/caller-store.js';
 import { findPool } from '../storage/pool-store.js';
 import { createPoolPolicyCache } from './pool-policy-cache.js';
 import type { PipelineCaller, RelayPipelineDeps } from './relay-pipeline.js';
@@ -115,13 +117,22 @@ export function createRelayPipelineDeps(wiring: RelayPipelineWiring): RelayPipel
     }),
   });
 
+  // With cached caller lookups, each authenticated caller's lookup reading, for the grant check
+  // of the same request (one external change check per request: `hasGrantSince`).
+  const callers = services.callers;
+  const cachedCallers = isCachingCallerStore(callers) ? callers : undefined;
+  const readings = new WeakMap<PipelineCaller, LookupReading>();
+
   async function authenticate(
     authorization: string | undefined,
   ): Promise<PipelineCaller | undefined> {
     const token = readBearerToken(authorization);
     if (token === undefined || !callerTokenSchema.safeParse(token).success) return undefined;
     const digest = hashToken(token);
-    const owner = await services.callers.findTokenOwner(digest);
+    let owner: TokenOwner | undefined;
+    let reading: LookupReading | undefined;
+    if (cachedCallers === undefined) owner = await callers.findTokenOwner(digest);
+    else ({ owner, reading } = await cachedCallers.findTokenOwnerChecked(digest));
     const at = now();
     if (
       owner === undefined ||
@@ -134,12 +145,19 @@ export function createRelayPipelineDeps(wiring: RelayPipelineWiring): RelayPipel
     if (owner.lastUsedAtIso === null || at - Date.parse(owner.lastUsedAtIso) >= touchIntervalMs) {
       await services.callers.touchClient(owner.clientId, new Date(at).toISOString());
     }
-    return { callerId: owner.callerId, clientId: owner.clientId, login: owner.login };
+    const caller = { callerId: owner.callerId, clientId: owner.clientId, login: owner.login };
+    if (reading !== undefined) readings.set(caller, reading);
+    return caller;
   }
 
   return {
     authenticate,
-    hasGrant: (callerId, poolId) => services.callers.hasGrant(callerId, poolId),
+    hasGrant: (callerId, poolId, caller) => {
+      const reading = caller === undefined ? undefined : readings.get(caller);
+      return cachedCallers === undefined || reading === undefined || caller?.callerId !== callerId
+        ? callers.hasGrant(callerId, poolId)
+        : cachedCallers.hasGrantSince(callerId, poolId, reading);
+    },
     loadRewriteSnapshot,
     bindRewriteSnapshot: (snapshot) => {
       requestSnapshot.enterWith(snapshot);

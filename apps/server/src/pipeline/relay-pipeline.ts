@@ -63,8 +63,15 @@ export interface PipelineCaller {
 export interface RelayPipelineDeps {
   /** Authenticates a caller bearer token (the Authorization header value); undefined if invalid. */
   readonly authenticate: (authorization: string | undefined) => Promise<PipelineCaller | undefined>;
-  /** Whether the caller holds a grant on the pool. */
-  readonly hasGrant: (callerId: string, poolId: string) => Promise<boolean>;
+  /**
+   * Whether the caller holds a grant on the pool. `caller` is the object `authenticate` returned
+   * for this request, when it did: the grant check may reuse what its token lookup checked.
+   */
+  readonly hasGrant: (
+    callerId: string,
+    poolId: string,
+    caller?: PipelineCaller,
+  ) => Promise<boolean>;
   /** One frozen string-rewrite snapshot per request. */
   readonly loadRewriteSnapshot: RewriteSnapshotLoader;
   /**
@@ -601,7 +608,7 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
     const request = parsed.data;
     const caller = input.caller ?? (await deps.authenticate(input.authorization));
     if (caller === undefined) return { kind: 'failure', failure: failWith('unauthorized') };
-    if (!(await deps.hasGrant(caller.callerId, request.pool))) {
+    if (!(await deps.hasGrant(caller.callerId, request.pool, caller))) {
       return { kind: 'failure', failure: failWith('pool_forbidden') };
     }
     const { callerId, clientId, login: callerLogin } = caller;
