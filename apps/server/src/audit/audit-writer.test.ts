@@ -115,6 +115,27 @@ describe('createAuditWriter', () => {
     expect(await db.db.selectFrom('audit').selectAll().execute()).toHaveLength(7);
   });
 
+  it('a clean shutdown loses nothing: close writes every queued row, the batch in flight included, then refuses rows', async () => {
+    const db = await database();
+    const gated = gatedStore(createAuditStore(db.db));
+    const problems: AuditWriterProblem[] = [];
+    const writer = createAuditWriter({
+      store: gated.store,
+      batchSize: 3,
+      schedule: manualTimer().schedule,
+      onError: (problem) => problems.push(problem),
+    });
+    for (let i = 0; i < 5; i++) writer.enqueue(record(i));
+    expect(gated.batches).toEqual([3]);
+    const closed = writer.close();
+    gated.open();
+    await closed;
+    expect(gated.batches).toEqual([3, 2]);
+    expect(await db.db.selectFrom('audit').selectAll().execute()).toHaveLength(5);
+    expect(writer.enqueue(record(9))).toBe(false);
+    expect(problems).toEqual([{ code: 'audit_queue_full', rows: 1 }]);
+  });
+
   it('drops rows past the queue bound and reports it, without blocking', async () => {
     const db = await database();
     const gated = gatedStore(createAuditStore(db.db));
