@@ -1,4 +1,9 @@
+import { cpSync, existsSync } from 'node:fs';
 import { defineConfig } from 'tsdown';
+
+// The stats dashboard (apps/dashboard, built first: a workspace devDependency, so turbo's ^build
+// orders it) is copied into dist/dashboard, where the server serves it from at /dashboard/.
+const DASHBOARD_BUILD = '../dashboard/dist';
 
 // The packed artifact (`pnpm pack`, deploy/README.md) imports at run time only what package.json
 // lists in `dependencies` (better-sqlite3, a native addon that npm installs with its prebuilt
@@ -26,5 +31,13 @@ export default defineConfig({
     onlyBundle: false,
     // Declarations keep referring to the packages' own types instead of inlining them.
     dts: { alwaysBundle: () => false, neverBundle: true },
+  },
+  hooks: {
+    'build:done': () => {
+      if (!existsSync(`${DASHBOARD_BUILD}/index.html`)) {
+        throw new Error('apps/dashboard is not built: run `pnpm build` (turbo builds it first)');
+      }
+      cpSync(DASHBOARD_BUILD, 'dist/dashboard', { recursive: true });
+    },
   },
 });

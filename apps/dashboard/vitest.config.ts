@@ -1,0 +1,3 @@
+import { createProjectConfig } from '../../vitest.shared.ts';
+
+export default createProjectConfig('@relay/dashboard');
