@@ -19,6 +19,11 @@ import {
   type RateResource,
 } from './http/rate-limiter.js';
 import { RequestLog, type SimHost } from './http/request-log.js';
+import {
+  GITHUB_SECONDARY_LIMITS,
+  SecondaryLimiter,
+  type SecondaryLimits,
+} from './http/secondary-limiter.js';
 import { ExampleTemplates } from './render/example-templates.js';
 import type { SimUrls } from './render/sim-urls.js';
 import { ForgeWorld } from './world/forge-world.js';
@@ -41,6 +46,12 @@ export interface ForgeSimOptions {
    * pass `createSeededRandom(seed)` for a repeatable run.
    */
   readonly random?: () => number;
+  /**
+   * Model GitHub's secondary limits on the API host (per credential: requests in flight and
+   * points in a sliding minute, answered with the secondary-limit 403 and a Retry-After).
+   * Off by default; `true` uses {@link GITHUB_SECONDARY_LIMITS} (100 concurrent, 900 a minute).
+   */
+  readonly secondaryLimits?: boolean | SecondaryLimits;
 }
 
 /** Control over credentials: PATs, apps and installations. */
@@ -120,6 +131,14 @@ export async function createForgeSim(options: ForgeSimOptions = {}): Promise<For
     ...(options.randomBytes ? { randomBytes: options.randomBytes } : {}),
   });
   const rateLimiter = new RateLimiter(now, options.rateLimits ?? GITHUB_RATE_LIMITS);
+  const secondaryOption = options.secondaryLimits ?? false;
+  const secondary =
+    secondaryOption === false
+      ? undefined
+      : new SecondaryLimiter(
+          now,
+          secondaryOption === true ? GITHUB_SECONDARY_LIMITS : secondaryOption,
+        );
   const faults = new FaultInjector(options.random ? { random: options.random } : {});
   const requests = new RequestLog();
   const logSigner = new LogSigner(randomBytes(32), now);
@@ -148,6 +167,7 @@ export async function createForgeSim(options: ForgeSimOptions = {}): Promise<For
       now,
       describeCredential: (auth) => credentials.describe(auth),
       delay,
+      ...(host === 'api' && secondary !== undefined ? { secondary } : {}),
     });
     servers.push(server);
     return server.url;

@@ -60,5 +60,10 @@ export {
   type SimHost,
 } from './http/request-log.js';
 export { DEFAULT_PER_PAGE, MAX_PER_PAGE } from './http/pagination.js';
+export {
+  GITHUB_SECONDARY_LIMITS,
+  SecondaryLimiter,
+  type SecondaryLimits,
+} from './http/secondary-limiter.js';
 export { LOG_URL_TTL_MS } from './hosts/log-signer.js';
 export type { SimUrls } from './render/sim-urls.js';

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { SimHostHandler, SimRequest, SimResponse } from '../hosts/host-types.js';
 import type { FaultAction, FaultInjector } from './fault-injector.js';
 import type { RequestLog, SimHost } from './request-log.js';
+import type { SecondaryLimiter } from './secondary-limiter.js';
 
 /** What the loopback server of one host needs. */
 export interface HttpShellDeps {
@@ -15,6 +16,8 @@ export interface HttpShellDeps {
   readonly describeCredential: (authorization: string | undefined) => string;
   /** Waits `ms` (latency and drip faults). Tests may pass a fake. */
   readonly delay: (ms: number) => Promise<void>;
+  /** GitHub's secondary limits, when modelled (API host only). */
+  readonly secondary?: SecondaryLimiter;
 }
 
 /** A started loopback server. */
@@ -105,7 +108,7 @@ export async function startHttpShell(deps: HttpShellDeps): Promise<RunningServer
         credential,
         token,
       });
-      const entry = (status: number, rateResource?: string): void => {
+      const entry = (status: number, rateResource?: string, applied = fault?.kind): void => {
         deps.log.record({
           at,
           method: request.method,
@@ -114,7 +117,7 @@ export async function startHttpShell(deps: HttpShellDeps): Promise<RunningServer
           query: request.query,
           credential,
           status,
-          fault: fault?.kind,
+          fault: applied,
           rateResource,
         });
       };
@@ -123,13 +126,32 @@ export async function startHttpShell(deps: HttpShellDeps): Promise<RunningServer
         req.socket.destroy();
         return;
       }
-      if (fault?.kind === 'latency') await deps.delay(fault.ms);
-      const answer =
-        fault?.kind === 'status' || fault?.kind === 'secondary_limit'
-          ? deps.handler.injected(request, fault)
-          : await deps.handler.handle(request);
-      entry(answer.response.status, answer.rateResource);
-      await write(res, answer.response, fault, deps.delay);
+      // The secondary-limit model: per credential (an anonymous client per address), concurrency
+      // and points in a sliding minute; a refusal is GitHub's secondary-limit 403 with Retry-After.
+      const limited = fault === undefined ? deps.secondary : undefined;
+      const secondaryKey =
+        credential === 'anonymous' ? `anonymous:${request.remoteAddress}` : credential;
+      if (limited !== undefined && !limited.enter(secondaryKey)) {
+        const refusal = deps.handler.injected(request, {
+          kind: 'secondary_limit',
+          status: 403,
+          retryAfterS: limited.retryAfterS,
+        });
+        entry(refusal.response.status, refusal.rateResource, 'secondary_limit');
+        await write(res, refusal.response, undefined, deps.delay);
+        return;
+      }
+      try {
+        if (fault?.kind === 'latency') await deps.delay(fault.ms);
+        const answer =
+          fault?.kind === 'status' || fault?.kind === 'secondary_limit'
+            ? deps.handler.injected(request, fault)
+            : await deps.handler.handle(request);
+        entry(answer.response.status, answer.rateResource);
+        await write(res, answer.response, fault, deps.delay);
+      } finally {
+        limited?.leave(secondaryKey);
+      }
     })().catch(() => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
       res.end('simulator error');
