@@ -32,6 +32,7 @@ import {
 import type { ServerServices } from './server-services.js';
 import type { RelayPipeline, RelayPipelineDeps } from './pipeline/relay-pipeline.js';
 import { createRelayRoute } from './pipeline/relay-route.js';
+import { isDatabaseUnavailableError } from './storage/database-unavailable.js';
 
 export { RelayHttpError } from './relay-http-error.js';
 
@@ -208,6 +209,10 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
 
   app.onError((error, c) => {
     if (error instanceof RelayHttpError) return errorResponse(c, error.code, error.publicMessage);
+    // The database server is unreachable or refusing work (PostgreSQL down, restarting, out of
+    // connections): a typed 503 the client retries, not an internal error; the pool reconnects
+    // by itself when the server is back.
+    if (isDatabaseUnavailableError(error)) return errorResponse(c, 'relay_overloaded');
     deps.onUnexpectedError?.(error, c.get('requestId'));
     return errorResponse(c, 'internal_error');
   });

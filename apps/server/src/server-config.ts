@@ -66,6 +66,8 @@ export interface ServerConfig {
    * not used. Never logged (it may hold a password).
    */
   readonly postgresUrl?: string;
+  /** RELAY_DATABASE_SCHEMA: the PostgreSQL schema of the relay's tables. Default `public`. */
+  readonly postgresSchema?: string;
   /** Unset: every /v1/admin/* answers 401. */
   readonly adminToken: string | undefined;
   readonly forgeApiUrl: string;
@@ -300,6 +302,10 @@ export function loadServerConfig(env: Env): Result<ServerConfig, ConfigError> {
     if (location.value.dialect === 'sqlite') database = location.value.path;
     else postgresUrl = location.value.url;
   }
+  const postgresSchema = value('RELAY_DATABASE_SCHEMA');
+  if (postgresSchema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(postgresSchema)) {
+    return fail('RELAY_DATABASE_SCHEMA', 'a lowercase SQL identifier (a-z, 0-9, _; 1-63)');
+  }
 
   const defaultLoginPool = value('DEFAULT_LOGIN_POOL') ?? 'default';
   if (!poolIdSchema.safeParse(defaultLoginPool).success) {
@@ -328,6 +334,7 @@ export function loadServerConfig(env: Env): Result<ServerConfig, ConfigError> {
     publicUrl,
     database,
     ...(postgresUrl === undefined ? {} : { postgresUrl }),
+    ...(postgresUrl === undefined || postgresSchema === undefined ? {} : { postgresSchema }),
     adminToken,
     forgeApiUrl: baseUrl('api'),
     forgeWebUrl: baseUrl('web'),

@@ -84,6 +84,12 @@ export async function openPostgresDatabase(
   // An idle connection that breaks (the server restarts) is discarded by the pool, which then
   // reports it here; without a listener node would treat it as an uncaught error.
   pool.on('error', ignore);
+  // A connection Kysely holds between two statements reports its loss as an 'error' event of
+  // its own (the pool listens only while it is idle): the next statement on it fails, typed, and
+  // the pool replaces it at release. Without a listener the event would end the process.
+  pool.on('connect', (client) => {
+    client.on('error', ignore);
+  });
   const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
   const listener = createChangeListener(url, searchPath, options);
   try {

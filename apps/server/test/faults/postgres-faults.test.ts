@@ -1,0 +1,207 @@
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import {
+  DEMO,
+  createForgeSim,
+  createSimClock,
+  seedDemoWorld,
+  type ForgeSim,
+} from '@relay/forge-sim';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createCallerToken, hashToken } from '../../src/auth/caller-token.js';
+import { loadServerConfig, startServer, type RunningServer } from '../../src/index.js';
+import {
+  createTestSchemaName,
+  POSTGRES_AVAILABLE,
+  runOnTestServer,
+  TEST_POSTGRES_URL,
+} from '../../src/storage/__fixtures__/test-databases.js';
+import { createCallerStore } from '../../src/storage/caller-store.js';
+
+/**
+ * PostgreSQL lost mid-load (issue 25 item 4): relay-server reaches PostgreSQL through a TCP
+ * proxy the test cuts (every open connection reset, new ones refused) and restores, so the
+ * machine's shared PostgreSQL is never stopped.
+ */
+interface CuttableProxy {
+  readonly port: number;
+  cut(): void;
+  restore(): void;
+  close(): Promise<void>;
+}
+
+async function startProxy(target: { host: string; port: number }): Promise<CuttableProxy> {
+  let open = true;
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((client) => {
+    if (!open) {
+      client.destroy();
+      return;
+    }
+    const upstream = connect(target.port, target.host);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        sockets.delete(socket);
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    cut() {
+      open = false;
+      for (const socket of sockets) socket.destroy();
+    },
+    restore() {
+      open = true;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => {
+          resolve();
+        });
+      }),
+  };
+}
+
+const ADMIN = 'admin-token-for-postgres-faults-0123456';
+
+describe.runIf(POSTGRES_AVAILABLE)('relay-server on PostgreSQL when PostgreSQL is lost', () => {
+  let sim: ForgeSim;
+  let proxy: CuttableProxy;
+  let server: RunningServer;
+  let callerToken: string;
+  let env: Record<string, string>;
+  const schema = createTestSchemaName();
+
+  beforeAll(async () => {
+    const clock = createSimClock({ start: Date.parse('2030-01-01T00:00:00Z') });
+    sim = await createForgeSim({ clock });
+    seedDemoWorld(sim.world);
+    const target = new URL(TEST_POSTGRES_URL);
+    proxy = await startProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const viaProxy = new URL(TEST_POSTGRES_URL);
+    viaProxy.hostname = '127.0.0.1';
+    viaProxy.port = String(proxy.port);
+    env = {
+      RELAY_PORT: '0',
+      RELAY_DATABASE_URL: viaProxy.href,
+      RELAY_DATABASE_SCHEMA: schema,
+      RELAY_ADMIN_TOKEN: ADMIN,
+      RELAY_FORGE_API_URL: sim.urls.api,
+      RELAY_FORGE_WEB_URL: sim.urls.web,
+      RELAY_FORGE_RAW_URL: sim.urls.raw,
+      RELAY_FORGE_LOG_HOSTS: new URL(sim.urls.log).hostname,
+      ALLOWED_FORGE_ORG: DEMO.org,
+      DEFAULT_ALLOWED_OWNERS: DEMO.org,
+      DEFAULT_LOGIN_POOL: 'team',
+    };
+    const config = loadServerConfig(env);
+    if (!config.ok) throw new Error('invalid test configuration');
+    server = await startServer(config.value, { now: () => clock.now() });
+    expect(server.database.dialect).toBe('postgres');
+    callerToken = createCallerToken();
+    const callers = createCallerStore(server.database.db, {
+      createId: (p) => `${p}_pg`,
+      writeLock: server.database.writeLock,
+    });
+    const enrolled = await callers.enroll({
+      forgeUserId: 1,
+      login: DEMO.users.alice,
+      grantPool: 'team',
+      newPoolPolicyJson: JSON.stringify({ allowed_owners: [DEMO.org] }),
+      clientName: 'laptop',
+      tokenSha256: hashToken(callerToken),
+      nowIso: new Date(clock.now()).toISOString(),
+      expiresAtIso: new Date(clock.now() + 86_400_000).toISOString(),
+    });
+    if (!enrolled.ok) throw new Error('enrollment failed');
+  }, 30_000);
+
+  afterAll(async () => {
+    await server.close();
+    await proxy.close();
+    await sim.close();
+    await runOnTestServer(`drop schema if exists ${schema} cascade`);
+  });
+
+  const relay = () =>
+    fetch(`${server.url}/v1/forge/request`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${callerToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        pool: 'team',
+        method: 'GET',
+        path: `/repos/${DEMO.org}/${DEMO.publicRepo}/issues`,
+      }),
+    });
+  const adminPolicy = () =>
+    fetch(`${server.url}/v1/admin/string-rewrites`, {
+      headers: { authorization: `Bearer ${ADMIN}` },
+    });
+  const health = () =>
+    fetch(`${server.url}/v1/pools/team/health`, {
+      headers: { authorization: `Bearer ${callerToken}` },
+    });
+
+  it('a second relay-server on the same database without a shared coordinator refuses to start', async () => {
+    const config = loadServerConfig(env);
+    if (!config.ok) throw new Error('invalid test configuration');
+    await expect(startServer(config.value)).rejects.toMatchObject({
+      code: 'database_unavailable',
+      message: expect.stringContaining('RELAY_REDIS_URL') as unknown,
+    });
+  });
+
+  it('answers typed 503s while PostgreSQL is unreachable, never a 500, and recovers without a restart', async () => {
+    expect((await relay()).status).toBe(200);
+    expect((await adminPolicy()).status).toBe(200);
+
+    const outcomes: { phase: 'cut' | 'after'; status: number; code: string | undefined }[] = [];
+    let phase: 'before' | 'cut' | 'after' = 'before';
+    let running = true;
+    const worker = async (request: () => Promise<Response>) => {
+      while (running) {
+        const response = await request();
+        const body = (await response.json()) as { error?: { code?: string } };
+        if (phase !== 'before')
+          outcomes.push({ phase, status: response.status, code: body.error?.code });
+      }
+    };
+    const load = Promise.all([relay, relay, adminPolicy, health, relay, health].map(worker));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    proxy.cut();
+    phase = 'cut';
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    proxy.restore();
+    phase = 'after';
+    // The pool reconnects on its own: every surface answers 200 again within seconds.
+    await vi.waitFor(
+      async () => {
+        expect((await relay()).status).toBe(200);
+        expect((await adminPolicy()).status).toBe(200);
+        expect((await health()).status).toBe(200);
+      },
+      { timeout: 15_000, interval: 200 },
+    );
+    running = false;
+    await load;
+
+    const failures = outcomes.filter((o) => o.status !== 200);
+    // The cut bit: requests failed while PostgreSQL was away...
+    expect(failures.filter((o) => o.phase === 'cut').length).toBeGreaterThan(0);
+    // ...each with a typed 503 (the database is unavailable; the policy could not be read).
+    expect(failures.filter((o) => o.status !== 503)).toEqual([]);
+    const codes = new Set(failures.map((o) => o.code));
+    for (const code of codes) {
+      expect(['relay_overloaded', 'string_rewrite_policy_unavailable']).toContain(code);
+    }
+  }, 60_000);
+});
