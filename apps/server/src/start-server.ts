@@ -27,6 +27,8 @@ import { createRewriteCheckOffload } from './policy/rewrite-check-offload.js';
 import { createEngineRewriteCheckFactory } from './policy/rewrite-engine-adapter.js';
 import type { SecretReader } from './secret-resolver.js';
 import { createRequestId } from './request-id.js';
+import { defaultDashboardDir, loadDashboardAssets } from './routes/dashboard-assets.js';
+import { createIdentityStatusReader } from './routes/pool-identity-status-reader.js';
 import type { PolicyUpdateParser, RewriteCheckFactory } from './server-services.js';
 import type { ServerConfig } from './server-config.js';
 import { createAuditStore } from './storage/audit-store.js';
@@ -82,6 +84,12 @@ export interface StartServerOptions {
    * Node.js metrics (`process_*`, `nodejs_*`). Default true.
    */
   readonly processMetrics?: boolean;
+  /**
+   * The built stats dashboard served at /dashboard/: a directory holding its `index.html`, or
+   * false for none. Default: `dashboard/` beside the bundle (dist/dashboard, which the build
+   * copies from apps/dashboard); nothing is served when it holds no `index.html`.
+   */
+  readonly dashboardDir?: string | false;
 }
 
 /**
@@ -267,6 +275,11 @@ export async function startServer(
     ...(options.onLog === undefined ? {} : { onLog: options.onLog }),
     requestScope,
     ...(metrics === undefined ? {} : { metrics, metricsToken: config.metricsToken }),
+    dashboard:
+      options.dashboardDir === false
+        ? undefined
+        : loadDashboardAssets(options.dashboardDir ?? defaultDashboardDir()),
+    identityStatus: createIdentityStatusReader({ coordinator, buckets: rateBuckets, now }),
   });
   const shutdownBackground = async () => {
     stopRetention();
