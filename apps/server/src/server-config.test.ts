@@ -122,6 +122,37 @@ describe('loadServerConfig', () => {
     },
   );
 
+  it.each([
+    [{}, { database: 'relay.db' }],
+    [
+      { RELAY_DATABASE_URL: 'sqlite:/var/lib/relay/relay.db' },
+      { database: '/var/lib/relay/relay.db' },
+    ],
+    [{ RELAY_DATABASE_URL: 'sqlite::memory:' }, { database: ':memory:' }],
+    [
+      { RELAY_DATABASE_URL: 'postgres://relay:pw@db.internal:5433/relay?sslmode=require' },
+      { postgresUrl: 'postgres://relay:pw@db.internal:5433/relay?sslmode=require' },
+    ],
+    [
+      { RELAY_DATABASE_URL: 'postgresql://db.internal/relay', RELAY_DATABASE_SCHEMA: 'relay' },
+      { postgresUrl: 'postgresql://db.internal/relay', postgresSchema: 'relay' },
+    ],
+  ])('selects the database engine from %j', (env, expected) => {
+    const result = loadServerConfig(env);
+    expect(result.ok && result.value).toMatchObject(expected);
+    if (!('postgresUrl' in expected)) expect(result.ok && result.value.postgresUrl).toBeUndefined();
+  });
+
+  it('refuses RELAY_DATABASE_URL beside RELAY_DATABASE, and never repeats a password', () => {
+    const both = loadServerConfig({
+      RELAY_DATABASE: 'relay.db',
+      RELAY_DATABASE_URL: 'postgres://u:hunter22@db/relay',
+    });
+    expect(!both.ok && both.error.variable).toBe('RELAY_DATABASE_URL');
+    const bad = loadServerConfig({ RELAY_DATABASE_URL: 'postgres://u:hunter22@/relay' });
+    expect(!bad.ok && formatConfigError(bad.error)).not.toContain('hunter22');
+  });
+
   it('treats blank variables as unset', () => {
     const result = loadServerConfig({ RELAY_PORT: ' ', RELAY_ADMIN_TOKEN: '' });
     expect(result.ok && result.value.port).toBe(8787);
@@ -169,6 +200,10 @@ describe('loadServerConfig', () => {
     ['RELAY_METRICS_TOKEN', 'short-scrape'],
     ['RELAY_METRICS_TOKEN', 'a long token with spaces'],
     ['RELAY_LOG_LEVEL', 'verbose'],
+    ['RELAY_DATABASE_URL', 'mysql://root@localhost/relay'],
+    ['RELAY_DATABASE_URL', 'postgres://secret-user:hunter22@db.example.com'],
+    ['RELAY_DATABASE_URL', 'file:relay.db'],
+    ['RELAY_DATABASE_SCHEMA', 'Relay-Schema'],
   ])('rejects %s=%j, naming the variable but not the value', (variable, value) => {
     const result = loadServerConfig({ [variable]: value });
     expect(result.ok).toBe(false);

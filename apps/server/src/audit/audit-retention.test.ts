@@ -1,7 +1,8 @@
 import { AUDIT_RETENTION_MS } from '@relay/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAuditStore, type AuditStore } from '../storage/audit-store.js';
-import { openSqliteDatabase, type RelayDatabase } from '../storage/sqlite-database.js';
+import { TEST_DATABASES } from '../storage/__fixtures__/test-databases.js';
+import type { RelayDatabase } from '../storage/relay-database.js';
 import type { AuditRecord } from './audit-record.js';
 import { createAuditRetention } from './audit-retention.js';
 
@@ -34,9 +35,9 @@ function record(i: number, occurredAt: number): AuditRecord {
   };
 }
 
-describe('createAuditRetention', () => {
+describe.each(TEST_DATABASES)('createAuditRetention on $dialect', (engine) => {
   it('deletes rows older than 30 days in bounded batches, and keeps the rest', async () => {
-    const database = await openSqliteDatabase(':memory:');
+    const database = await engine.open();
     open.push(database);
     const store = createAuditStore(database.db);
     const old = Array.from({ length: 25 }, (_, i) => record(i, NOW - 31 * DAY - i));
@@ -82,7 +83,7 @@ describe('createAuditRetention', () => {
   });
 
   it('drops the daily rollups of days wholly past the cutoff', async () => {
-    const database = await openSqliteDatabase(':memory:');
+    const database = await engine.open();
     open.push(database);
     const store = createAuditStore(database.db);
     await store.insertBatch([
@@ -108,7 +109,7 @@ describe('createAuditRetention', () => {
   });
 
   it('stops after maxBatches and leaves the rest to the next run', async () => {
-    const database = await openSqliteDatabase(':memory:');
+    const database = await engine.open();
     open.push(database);
     const store = createAuditStore(database.db);
     await store.insertBatch(Array.from({ length: 30 }, (_, i) => record(i, NOW - 40 * DAY)));
@@ -124,7 +125,7 @@ describe('createAuditRetention', () => {
   });
 
   it('runs hourly through the injected scheduler until stopped', async () => {
-    const database = await openSqliteDatabase(':memory:');
+    const database = await engine.open();
     open.push(database);
     const store = createAuditStore(database.db);
     let tick: (() => void) | undefined;
