@@ -1,5 +1,5 @@
 import type { RewriteCheck } from '@relay/forge-transport';
-import type { Result, StringRewriteRule } from '@relay/protocol';
+import type { PoolQuota, Result, StringRewriteRule } from '@relay/protocol';
 import type { Kysely } from 'kysely';
 import type { RandomBytes } from './auth/caller-token.js';
 import type { ForgeAccountClient } from './forge/forge-account-client.js';
@@ -71,6 +71,13 @@ export interface ServerServices {
   readonly countCoolingDown?: (identityIds: readonly string[]) => Promise<number>;
   /** Entries of the shared cache. Default: 0. */
   readonly countCacheEntries?: () => Promise<number>;
+  /**
+   * The quota forecast of these identities by rate-limit bucket (health's `quota`, issue 27).
+   * Absent: health has no `quota`.
+   */
+  readonly readPoolQuota?: (
+    identityIds: readonly string[],
+  ) => Promise<Readonly<Record<string, PoolQuota>>>;
   /**
    * Drops the cached caller lookups (token owners, grants), when `callers` caches them: the
    * app calls it after every admin write, so that the change holds from the next request.

@@ -156,8 +156,8 @@ export type {
 } from './caller.js';
 
 // Health and stats
-export { poolHealthSchema } from './pool-health.js';
-export type { PoolHealth } from './pool-health.js';
+export { poolHealthSchema, poolQuotaSchema } from './pool-health.js';
+export type { PoolHealth, PoolQuota } from './pool-health.js';
 export {
   DEFAULT_STATS_WINDOW,
   UPSTREAM_SOURCES,

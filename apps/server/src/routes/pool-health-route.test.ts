@@ -9,13 +9,18 @@ import {
   login,
   type TestHarness,
 } from '../__fixtures__/test-harness.js';
+import { createApp } from '../create-app.js';
+import type { ServerServices } from '../server-services.js';
 
 const open: TestHarness[] = [];
 afterEach(async () => {
   for (const harness of open.splice(0)) await harness.close();
 });
 
-async function setUp(countCoolingDown?: (ids: readonly string[]) => Promise<number>) {
+async function setUp(
+  countCoolingDown?: (ids: readonly string[]) => Promise<number>,
+  readPoolQuota?: ServerServices['readPoolQuota'],
+) {
   const harness = await createTestHarness(
     countCoolingDown === undefined ? {} : { services: { countCoolingDown } },
   );
@@ -30,10 +35,41 @@ async function setUp(countCoolingDown?: (ids: readonly string[]) => Promise<numb
       jsonRequest('POST', { id, kind: 'pat', login: 'r', secret_ref: 'S' }, ADMIN_TOKEN),
     );
   }
-  return { harness, health: () => harness.app.request('/v1/pools/default/health', bearer(token)) };
+  // The same services with a quota reader (start-server adds the governor's).
+  const app =
+    readPoolQuota === undefined
+      ? harness.app
+      : createApp({
+          discovery: {
+            publicUrl: () => 'http://relay.test',
+            defaultPool: 'default',
+            allowedOrg: 'octo-org',
+            minCliVersion: '0.1.0',
+          },
+          services: { ...harness.services, readPoolQuota },
+        });
+  return { harness, health: () => app.request('/v1/pools/default/health', bearer(token)) };
 }
 
 describe('GET /v1/pools/:pool/health', () => {
+  it('carries the quota forecast of the pool’s identities by bucket', async () => {
+    const core = {
+      limit: 10_000,
+      remaining: 7_400,
+      used_last_minute: 1_800,
+      resets_at: '2030-03-01T11:30:00.000Z',
+      exhausts_at: '2030-03-01T10:42:00.000Z',
+    };
+    const asked: string[][] = [];
+    const { health } = await setUp(undefined, (ids) => {
+      asked.push([...ids]);
+      return Promise.resolve({ core });
+    });
+    const body = poolHealthSchema.parse(await (await health()).json());
+    expect(body.quota).toEqual({ core });
+    expect(asked).toEqual([['pat-1', 'pat-2']]);
+  });
+
   it('reports identity counts, cooling identities, the rewrite revision and the policy', async () => {
     const seen: string[][] = [];
     const { health } = await setUp((ids) => {

@@ -9,7 +9,8 @@ import { findPool } from '../storage/pool-store.js';
  * GET /v1/pools/:pool/health (a granted caller): identity counts (`identities_healthy` counts
  * stored active identities, not verified credential readiness), identities in a global
  * cooldown, the string-rewrite revision (null when unreadable) and the effective pool policy
- * (null when the stored one is unusable). Never a secret or binding value.
+ * (null when the stored one is unusable), and, when the server keeps one, the quota forecast by
+ * rate-limit bucket (`quota`: see `forecastBucket`). Never a secret or binding value.
  */
 export function createPoolHealthRoute(services: ServerServices): Hono<AppEnv> {
   const route = new Hono<AppEnv>();
@@ -44,6 +45,12 @@ export function createPoolHealthRoute(services: ServerServices): Hono<AppEnv> {
           }
         : null,
     };
+    if (services.readPoolQuota !== undefined) {
+      return c.json(
+        { ...body, quota: await services.readPoolQuota(ids) } satisfies PoolHealth,
+        200,
+      );
+    }
     return c.json(body, 200);
   });
   return route;
