@@ -330,7 +330,8 @@ function checkDeployFiles(serverBin) {
   check(
     missing.length === 0 && unknown.length === 0,
     `deploy/relay-server.env.example: missing ${missing.join(', ') || 'none'}; ` +
-      `not read by the server ${unknown.join(', ') || 'none'}`,
+      `not read by the server ${unknown.join(', ') || 'none'} ` +
+      '(each variable the server reads is listed there, commented out at its default)',
   );
 
   const analyze = spawnSync('systemd-analyze', ['--version'], { encoding: 'utf8' });
