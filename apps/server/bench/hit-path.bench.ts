@@ -55,7 +55,7 @@ const HIT_STAGES: readonly ProfileStage[] = [
   },
   { name: 'route classification', functions: ['classify'] },
   { name: 'cache key', functions: ['createCacheKey'] },
-  { name: 'envelope serialization', functions: ['encodeEnvelope', 'serializeEnvelope'] },
+  { name: 'envelope serialization', functions: ['serializeEnvelope'] },
   { name: 'audit row queued', functions: ['enqueue'] },
   { name: 'SQLite statements (audit batches)', functions: ['executeQuery'] },
   { name: 'Kysely query building', functions: ['compileQuery', 'values'] },

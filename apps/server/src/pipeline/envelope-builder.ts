@@ -75,58 +75,34 @@ export function buildEnvelope(answer: EnvelopeAnswer, facts: EnvelopeFacts): Rel
 }
 
 /**
- * The UTF-8 bytes of the answer fields' JSON (`{"status":…,"headers":…,"body":…,"body_encoding":…`)
- * by the immutable object they were taken from (a cache entry): a hit encodes its body once, not
- * per request. Only the cached, already screened answer is kept here; every field that varies by
- * request or caller (`identity`, `relay`: pool, request id, cache status) is encoded per request.
+ * The JSON of the answer fields (`status`, `headers`, `body`, `body_encoding`) by the immutable
+ * object they were taken from (a cache entry): a hit serializes its body once, not per request.
  */
-const answerPrefixes = new WeakMap<object, Buffer>();
+const answerPrefixes = new WeakMap<object, string>();
 
 function answerPrefix(envelope: RelayEnvelope): string {
   return `{"status":${JSON.stringify(envelope.status)},"headers":${JSON.stringify(envelope.headers)},"body":${JSON.stringify(envelope.body)},"body_encoding":${JSON.stringify(envelope.body_encoding)}`;
 }
 
-function requestSuffix(envelope: RelayEnvelope): string {
-  return `,"identity":${JSON.stringify(envelope.identity)},"relay":${JSON.stringify(envelope.relay)}}`;
-}
-
 /**
  * Serializes an envelope exactly as `JSON.stringify(envelope)` would for one built by
- * {@link buildEnvelope}.
- *
- * @param envelope - an envelope from {@link buildEnvelope}
- */
-export function serializeEnvelope(envelope: RelayEnvelope): string {
-  return `${answerPrefix(envelope)}${requestSuffix(envelope)}`;
-}
-
-/**
- * The UTF-8 bytes of {@link serializeEnvelope}'s JSON. When `answerSource` is given — the
- * immutable object (a cache entry) the envelope's status, headers, body and encoding were taken
- * from, unchanged — the bytes of those fields are kept with it and reused by later envelopes from
- * the same source: only `identity` and `relay` are serialized and encoded per request, and the
- * answer is copied, not encoded again.
+ * {@link buildEnvelope}. When `answerSource` is given — the immutable object (a cache entry) the
+ * envelope's status, headers, body and encoding were taken from, unchanged — the JSON of those
+ * fields is kept with it and reused by later envelopes from the same source; only `identity`
+ * and `relay` are serialized per request.
  *
  * @param envelope - an envelope from {@link buildEnvelope}
  * @param answerSource - the immutable source of its answer fields, if there is one
  */
-export function encodeEnvelope(
-  envelope: RelayEnvelope,
-  answerSource?: object,
-): Buffer<ArrayBuffer> {
-  if (answerSource === undefined) return Buffer.from(serializeEnvelope(envelope));
-  let prefix = answerPrefixes.get(answerSource);
-  if (prefix === undefined) {
-    // Its own memory, not a slice of Node's shared 8 KiB pool: a kept slice would hold the
-    // whole pool slab for as long as the cache entry lives.
-    const text = answerPrefix(envelope);
-    prefix = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
-    prefix.write(text, 0);
-    answerPrefixes.set(answerSource, prefix);
+export function serializeEnvelope(envelope: RelayEnvelope, answerSource?: object): string {
+  let prefix: string | undefined;
+  if (answerSource === undefined) prefix = answerPrefix(envelope);
+  else {
+    prefix = answerPrefixes.get(answerSource);
+    if (prefix === undefined) {
+      prefix = answerPrefix(envelope);
+      answerPrefixes.set(answerSource, prefix);
+    }
   }
-  const suffix = requestSuffix(envelope);
-  const bytes = Buffer.allocUnsafe(prefix.length + Buffer.byteLength(suffix));
-  prefix.copy(bytes, 0);
-  bytes.write(suffix, prefix.length);
-  return bytes;
+  return `${prefix},"identity":${JSON.stringify(envelope.identity)},"relay":${JSON.stringify(envelope.relay)}}`;
 }

@@ -126,7 +126,7 @@ export type RelayPipelineOutcome =
       readonly envelope: RelayEnvelope;
       /**
        * The immutable cache entry the envelope's answer fields were taken from, unchanged (a
-       * hit or a stale entry): `encodeEnvelope` reuses their encoded JSON by it.
+       * hit or a stale entry): `serializeEnvelope` reuses their JSON by it.
        */
       readonly answerSource?: CacheEntry | undefined;
     }

@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../app-env.js';
 import { readJsonBody, requestBodyCap } from '../http/json-body-reader.js';
 import { RelayHttpError } from '../relay-http-error.js';
-import { encodeEnvelope } from './envelope-builder.js';
+import { serializeEnvelope } from './envelope-builder.js';
 import type { PipelineCaller, RelayPipeline, RelayPipelineDeps } from './relay-pipeline.js';
 
 /** The path of the relay endpoint. */
@@ -55,7 +55,7 @@ export function createRelayRoute(
       body,
     });
     if (outcome.kind === 'envelope') {
-      return c.body(encodeEnvelope(outcome.envelope, outcome.answerSource), 200, {
+      return c.body(serializeEnvelope(outcome.envelope, outcome.answerSource), 200, {
         'content-type': 'application/json',
       });
     }
