@@ -13,6 +13,7 @@ import { parseForgeHosts, type ForgeHostsError } from '@relay/forge-transport';
 import { DEFAULT_BODY_MAX_BYTES } from './http/json-body-reader.js';
 import { DATABASE_URL_EXPECTED, parseDatabaseUrl } from './storage/database-location.js';
 import { DEFAULT_REWRITE_CHECK_DEADLINE_MS } from './policy/rewrite-check-offload.js';
+import { DEFAULT_GOVERNOR_MAX_WAIT_MS, DEFAULT_PACE_LIMITS } from './governor/upstream-governor.js';
 
 /** Default of RELAY_HEADERS_TIMEOUT_MS: a request's headers must arrive within 10 s. */
 export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
@@ -96,6 +97,17 @@ export interface ServerConfig {
   readonly visibilityProofTtlS: number;
   /** Relay requests of one caller in progress at most; 0: no bound. */
   readonly maxCallerConcurrency: number;
+  /**
+   * The upstream governor (README "Staying under GitHub's limits"): per identity (and token-free
+   * source), requests in flight (RELAY_GOVERNOR_MAX_IN_FLIGHT, default 80) and points in any 60 s
+   * (RELAY_GOVERNOR_POINTS_PER_MINUTE, default 720), and the longest wait for headroom before a
+   * 424 `relay_overloaded` (RELAY_GOVERNOR_MAX_WAIT_MS, default 2000; 0: no wait).
+   */
+  readonly governor: {
+    readonly maxInFlight: number;
+    readonly pointsPerMinute: number;
+    readonly maxWaitMs: number;
+  };
   /** The longest one offloaded string-rewrite check may run, ms. */
   readonly rewriteCheckDeadlineMs: number;
   /** RELAY_METRICS_TOKEN: the bearer token of GET /metrics; unset → /metrics is not served. */
@@ -179,6 +191,27 @@ export function loadServerConfig(env: Env): Result<ServerConfig, ConfigError> {
     10_000,
   );
   if (!maxCallerConcurrency.ok) return maxCallerConcurrency;
+  const governorMaxInFlight = integer(
+    'RELAY_GOVERNOR_MAX_IN_FLIGHT',
+    DEFAULT_PACE_LIMITS.maxInFlight,
+    1,
+    10_000,
+  );
+  if (!governorMaxInFlight.ok) return governorMaxInFlight;
+  const governorPointsPerMinute = integer(
+    'RELAY_GOVERNOR_POINTS_PER_MINUTE',
+    DEFAULT_PACE_LIMITS.pointsPerMinute,
+    1,
+    1_000_000,
+  );
+  if (!governorPointsPerMinute.ok) return governorPointsPerMinute;
+  const governorMaxWaitMs = integer(
+    'RELAY_GOVERNOR_MAX_WAIT_MS',
+    DEFAULT_GOVERNOR_MAX_WAIT_MS,
+    0,
+    60_000,
+  );
+  if (!governorMaxWaitMs.ok) return governorMaxWaitMs;
   const rewriteCheckDeadlineMs = integer(
     'RELAY_REWRITE_CHECK_DEADLINE_MS',
     DEFAULT_REWRITE_CHECK_DEADLINE_MS,
@@ -355,6 +388,11 @@ export function loadServerConfig(env: Env): Result<ServerConfig, ConfigError> {
     maxRequestBytes: maxRequestBytes.value,
     visibilityProofTtlS: visibilityProofTtlS.value,
     maxCallerConcurrency: maxCallerConcurrency.value,
+    governor: {
+      maxInFlight: governorMaxInFlight.value,
+      pointsPerMinute: governorPointsPerMinute.value,
+      maxWaitMs: governorMaxWaitMs.value,
+    },
     rewriteCheckDeadlineMs: rewriteCheckDeadlineMs.value,
     metricsToken,
     logLevel,
