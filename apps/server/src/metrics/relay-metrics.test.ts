@@ -36,6 +36,9 @@ describe('createRelayMetrics', () => {
     metrics.recordUpstreamAnswer('identity', 'alice-pat', 'free');
     metrics.recordUpstreamAnswer('anonymous', '', 'charged');
     metrics.recordBackgroundProblem('audit_queue_full');
+    metrics.recordGovernorEvent('slowed', 'alice-pat');
+    metrics.recordGovernorEvent('refused', 'alice-pat');
+    metrics.recordGovernorEvent('refused', 'alice-pat');
 
     const samples = parseMetricSamples(await metrics.render());
     expect(sumOf(samples, 'relay_http_requests_total', { method: 'other', status: '404' })).toBe(1);
@@ -46,6 +49,10 @@ describe('createRelayMetrics', () => {
       sumOf(samples, 'relay_requests_total', { source: 'fallback', reason: 'search_denied' }),
     ).toBe(1);
     expect(sumOf(samples, 'relay_coalesced_requests_total', { route_kind: 'issue_list' })).toBe(1);
+    expect(
+      sumOf(samples, 'relay_governor_events_total', { event: 'refused', sender: 'alice-pat' }),
+    ).toBe(2);
+    expect(sumOf(samples, 'relay_governor_events_total', { event: 'slowed' })).toBe(1);
     expect(sumOf(samples, 'relay_request_duration_seconds_count')).toBe(3);
     expect(
       sumOf(samples, 'relay_request_duration_seconds_bucket', { source: 'cache_hit', le: '0.001' }),

@@ -126,6 +126,12 @@ export interface RelayMetrics {
   recordUpstreamAnswer(lane: UpstreamLane, identity: string, charge: UpstreamCharge): void;
   /** One background problem (audit batch failed, audit row dropped, cache write failed, …). */
   recordBackgroundProblem(code: string): void;
+  /**
+   * One event of the upstream governor (issue 27): a request `queued` for headroom or `refused`
+   * (424 `relay_overloaded`), a sender's pace `slowed` after a secondary-limit answer or
+   * `restored`. `sender` is an identity id or a token-free source (`anonymous:api`, …).
+   */
+  recordGovernorEvent(event: 'queued' | 'refused' | 'slowed' | 'restored', sender: string): void;
   /** The Prometheus text exposition of every metric. */
   render(): Promise<string>;
   /** The content type of {@link RelayMetrics.render}'s text. */
@@ -251,6 +257,12 @@ export function createRelayMetrics(options: RelayMetricsOptions = {}): RelayMetr
     name: 'relay_background_problems_total',
     help: 'Background problems by code (audit_batch_failed, audit_queue_full, audit_retention_failed, cache_write_failed).',
     labelNames: ['code'],
+  });
+
+  const countGovernorEvent = tallyCounter({
+    name: 'relay_governor_events_total',
+    help: 'Upstream governor events by event (queued, refused, slowed, restored) and sender (identity id or token-free source).',
+    labelNames: ['event', 'sender'],
   });
 
   // Gauges are computed at scrape time. prom-client collects every metric of a scrape
@@ -447,6 +459,9 @@ export function createRelayMetrics(options: RelayMetricsOptions = {}): RelayMetr
     },
     recordBackgroundProblem(code) {
       countBackgroundProblem({ code });
+    },
+    recordGovernorEvent(event, sender) {
+      countGovernorEvent({ event, sender });
     },
     render: () => registry.metrics(),
     contentType: registry.contentType,
