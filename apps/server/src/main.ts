@@ -41,6 +41,7 @@ async function main(): Promise<void> {
     // One JSON line per request: pino's asynchronous stdout destination joins the lines of one
     // event-loop turn into one write; the response never waits for it.
     ...toLogSinks(logger),
+    logger,
     readSecret: createSecretReader({ secretsDir: config.value.secretsDir, env: process.env }),
   });
   logger.info({ url: server.url }, `relay-server listening on ${server.url}`);

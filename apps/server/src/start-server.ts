@@ -31,6 +31,12 @@ import { defaultDashboardDir, loadDashboardAssets } from './routes/dashboard-ass
 import { createIdentityStatusReader } from './routes/pool-identity-status-reader.js';
 import type { PolicyUpdateParser, RewriteCheckFactory } from './server-services.js';
 import type { ServerConfig } from './server-config.js';
+import { createGovernorEventSink } from './governor/governor-events.js';
+import { governRelayPipelineDeps } from './governor/governed-pipeline.js';
+import { createPoolQuotaReader } from './governor/quota-forecast.js';
+import { createUpstreamGovernor } from './governor/upstream-governor.js';
+import { createUsageTally } from './governor/usage-tally.js';
+import type { ServerLogger } from './logging/server-logger.js';
 import { createAuditStore } from './storage/audit-store.js';
 import { openRelayDatabase } from './storage/open-relay-database.js';
 import type { PostgresProblemCode } from './storage/postgres-database.js';
@@ -90,6 +96,8 @@ export interface StartServerOptions {
    * copies from apps/dashboard); nothing is served when it holds no `index.html`.
    */
   readonly dashboardDir?: string | false;
+  /** The server's logger: the upstream governor logs each pace change on it. Default: none. */
+  readonly logger?: Pick<ServerLogger, 'warn' | 'info'>;
 }
 
 /**
@@ -223,9 +231,30 @@ export async function startServer(
   });
   // Caller lookups (token owner, grant) are reused for up to 5 s, dropped at every admin write
   // and at every commit by another connection: see caller-lookup-cache.ts.
-  const services = withCachedCallerLookups(storageServices, now, () =>
-    database.externalChangeVersion(),
-  );
+  // The upstream governor (README "Staying under GitHub's limits"): every upstream request of
+  // the pipeline waits for its sender's pace; health forecasts the pool's quota from its tally.
+  const usage = createUsageTally(now);
+  const governor = createUpstreamGovernor({
+    limits: {
+      maxInFlight: config.governor.maxInFlight,
+      pointsPerMinute: config.governor.pointsPerMinute,
+    },
+    maxWaitMs: config.governor.maxWaitMs,
+    now,
+    onEvent: createGovernorEventSink({
+      ...(options.logger === undefined ? {} : { logger: options.logger }),
+      ...(metrics === undefined ? {} : { metrics }),
+    }),
+  });
+  const services = {
+    ...withCachedCallerLookups(storageServices, now, () => database.externalChangeVersion()),
+    readPoolQuota: createPoolQuotaReader({
+      readStatus: createIdentityStatusReader({ coordinator, buckets: rateBuckets, now }),
+      buckets: rateBuckets,
+      usage,
+      now,
+    }),
+  };
 
   const relayDeps = createRelayPipelineDeps({
     rewriteCheckOffload,
@@ -249,10 +278,12 @@ export async function startServer(
     visibilityProofTtlMs: config.visibilityProofTtlS * 1000,
   });
   const relay = createRelayPipeline({
-    ...relayDeps,
-    ...(metrics === undefined
-      ? {}
-      : { identityPool: instrumentIdentityPool(relayDeps.identityPool, metrics) }),
+    ...governRelayPipelineDeps(
+      metrics === undefined
+        ? relayDeps
+        : { ...relayDeps, identityPool: instrumentIdentityPool(relayDeps.identityPool, metrics) },
+      { governor, callerOf: () => requestScope.current()?.callerId, usage },
+    ),
     maxCallerConcurrency: config.maxCallerConcurrency,
   });
 
