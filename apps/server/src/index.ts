@@ -99,6 +99,15 @@ export type {
 // Storage
 export { DatabaseOpenError, openSqliteDatabase } from './storage/sqlite-database.js';
 export type { OpenDatabaseOptions, RelayDatabase } from './storage/sqlite-database.js';
+export { openPostgresDatabase } from './storage/postgres-database.js';
+export type { OpenPostgresOptions, PostgresProblemCode } from './storage/postgres-database.js';
+export { openRelayDatabase } from './storage/open-relay-database.js';
+export { describeDatabaseLocation, parseDatabaseUrl } from './storage/database-location.js';
+export type { DatabaseLocation, DatabaseLocationError } from './storage/database-location.js';
+export type { DatabaseDialect } from './storage/relay-database.js';
+export { NO_WRITE_LOCK, POSTGRES_WRITE_LOCK } from './storage/write-lock.js';
+export type { WriteLock, WriteLockName } from './storage/write-lock.js';
+export { isDatabaseUnavailableError } from './storage/database-unavailable.js';
 export type { DatabaseSchema } from './storage/database-schema.js';
 export { createMigrationProvider, createMigrations } from './storage/migrations.js';
 export type { MigrationOptions } from './storage/migrations.js';

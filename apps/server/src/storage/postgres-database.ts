@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import pg from 'pg';
+import { describeDatabaseLocation } from './database-location.js';
 import type { DatabaseSchema } from './database-schema.js';
 import { CHANGE_CHANNEL, createMigrationProvider } from './migrations.js';
 import {
@@ -108,7 +109,9 @@ export async function openPostgresDatabase(
     await listener.stop();
     await db.destroy();
     if (cause instanceof DatabaseOpenError) throw cause;
-    throw new DatabaseOpenError('the database could not be opened or migrated', { cause });
+    // The location names the server, never the password (the URL may hold one).
+    const where = describeDatabaseLocation({ dialect: 'postgres', url });
+    throw new DatabaseOpenError(`the database ${where} could not be opened or migrated`, { cause });
   }
   let closed = false;
   return {

@@ -205,3 +205,21 @@ describe.runIf(POSTGRES_AVAILABLE)('relay-server on PostgreSQL when PostgreSQL i
     }
   }, 60_000);
 });
+
+describe.runIf(POSTGRES_AVAILABLE)('relay-server on an unreachable PostgreSQL', () => {
+  it('does not start, and says where without the password', async () => {
+    const proxy = await startProxy({ host: '127.0.0.1', port: 1 });
+    proxy.cut();
+    const config = loadServerConfig({
+      RELAY_PORT: '0',
+      RELAY_DATABASE_URL: `postgres://relay:hunter22@127.0.0.1:${String(proxy.port)}/relay`,
+    });
+    if (!config.ok) throw new Error('invalid test configuration');
+    const failure: unknown = await startServer(config.value).catch((error: unknown) => error);
+    await proxy.close();
+    expect(failure).toMatchObject({ code: 'database_unavailable' });
+    const message = failure instanceof Error ? failure.message : '';
+    expect(message).toContain(`postgres://relay:***@127.0.0.1:${String(proxy.port)}/relay`);
+    expect(message).not.toContain('hunter22');
+  });
+});
