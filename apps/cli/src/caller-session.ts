@@ -93,7 +93,8 @@ export function getPoolResource(
  * @throws CliError `relay_protocol_error` when the body is not an envelope
  */
 export function parseEnvelope(json: unknown): RelayEnvelope {
-  const parsed = relayEnvelopeSchema.safeParse(json);
+  // jitless: a process parses a handful of envelopes, fewer than zod's generated parser repays.
+  const parsed = relayEnvelopeSchema.safeParse(json, { jitless: true });
   if (!parsed.success) {
     throw new CliError('relay_protocol_error', {
       message: 'The relay server answered with something that is not a relay envelope.',

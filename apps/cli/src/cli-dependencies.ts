@@ -1,3 +1,5 @@
+import type { RelayFetch } from './relay-fetch.js';
+
 /** The environment the CLI reads: names to values, unset names absent. */
 export type CliEnv = Readonly<Record<string, string | undefined>>;
 
@@ -25,8 +27,8 @@ export interface RunProcessOptions {
 export interface CliDependencies {
   /** The process environment. */
   readonly env: CliEnv;
-  /** HTTP client (WHATWG fetch). */
-  readonly fetch: typeof fetch;
+  /** HTTP client (the subset of WHATWG fetch the CLI uses; `globalThis.fetch` fits). */
+  readonly fetch: RelayFetch;
   /** Epoch milliseconds. */
   readonly now: () => number;
   /** Waits between retries. */

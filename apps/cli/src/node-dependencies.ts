@@ -1,11 +1,19 @@
-import { execFile, spawn } from 'node:child_process';
 import { constants } from 'node:fs';
 import { access, realpath } from 'node:fs/promises';
-import { homedir, hostname } from 'node:os';
+import { constants as osConstants, homedir, hostname } from 'node:os';
 import { delimiter, isAbsolute, join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
-import { constants as osConstants } from 'node:os';
 import type { CliDependencies, CliEnv, ProcessOutput } from './cli-dependencies.js';
+import { createNodeRelayFetch } from './relay-fetch.js';
+
+/** Whether Node is asked to honour HTTP_PROXY and its kin (then only the global fetch does). */
+function usesEnvProxy(): boolean {
+  const flag = '--use-env-proxy';
+  return (
+    (process.env.NODE_USE_ENV_PROXY ?? '') !== '' ||
+    process.execArgv.includes(flag) ||
+    (process.env.NODE_OPTIONS ?? '').includes(flag)
+  );
+}
 
 async function isExecutable(path: string): Promise<boolean> {
   try {
@@ -29,7 +37,8 @@ export interface NodeDependenciesOptions {
 }
 
 /**
- * The real effects: `process.env`, global fetch, the wall clock, timers, node:child_process.
+ * The real effects: `process.env`, HTTP on node:http with keep-alive ({@link createNodeRelayFetch};
+ * the global fetch for what it does not do), the wall clock, timers, node:child_process.
  * Only `main.ts` calls it.
  */
 export function createNodeDependencies(options: NodeDependenciesOptions): CliDependencies {
@@ -41,9 +50,15 @@ export function createNodeDependencies(options: NodeDependenciesOptions): CliDep
         : realpath(options.selfPath).catch(() => undefined));
   return {
     env: process.env,
-    fetch: globalThis.fetch,
+    fetch: createNodeRelayFetch({
+      fallback: () => globalThis.fetch,
+      useEnvProxy: usesEnvProxy(),
+    }),
     now: Date.now,
-    sleep: (ms) => delay(ms),
+    sleep: (ms) =>
+      new Promise<void>((resolve) => {
+        setTimeout(resolve, ms);
+      }),
     hostname,
     homeDir: homedir(),
     stdoutIsTTY: process.stdout.isTTY,
@@ -61,6 +76,8 @@ export function createNodeDependencies(options: NodeDependenciesOptions): CliDep
     },
     runProcess: (file, args, { input, env }) =>
       new Promise<ProcessOutput>((resolve, reject) => {
+        // node:child_process loads when a command first runs a process (a cached read runs none).
+        const { execFile } = process.getBuiltinModule('node:child_process');
         const child = execFile(
           file,
           args,
@@ -78,6 +95,7 @@ export function createNodeDependencies(options: NodeDependenciesOptions): CliDep
       }),
     execInherited: (file, args, env) =>
       new Promise<number>((resolve, reject) => {
+        const { spawn } = process.getBuiltinModule('node:child_process');
         const child = spawn(file, args, { env: childEnv(env), stdio: 'inherit' });
         child.once('error', reject);
         child.once('exit', (code, signal) => {

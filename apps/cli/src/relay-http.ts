@@ -1,6 +1,7 @@
 import { errorBodySchema } from '@relay/protocol';
 import type { ErrorCode, FallbackReason } from '@relay/protocol';
 import { CliError } from './cli-error.js';
+import type { RelayFetch, RelayFetchResponse } from './relay-fetch.js';
 
 /**
  * How a request treats redirects (SPEC.md client rule 1): `same-origin` follows only to the
@@ -51,12 +52,12 @@ function sameOrigin(a: URL, b: URL): boolean {
  * throws for HTTP outcomes; the token goes only to the origin of `request.url`.
  */
 export async function sendRelayRequest(
-  fetchImpl: typeof fetch,
+  fetchImpl: RelayFetch,
   request: RelayHttpRequest,
 ): Promise<RelayReply> {
   const origin = new URL(request.url);
   let url = origin;
-  let response: Response | undefined;
+  let response: RelayFetchResponse | undefined;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop += 1) {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (request.token !== undefined) headers.authorization = `Bearer ${request.token}`;
@@ -101,7 +102,7 @@ export async function sendRelayRequest(
   if (response.status >= 200 && response.status < 300) {
     return { kind: 'ok', status: response.status, json };
   }
-  const parsed = errorBodySchema.safeParse(json);
+  const parsed = errorBodySchema.safeParse(json, { jitless: true });
   if (!parsed.success) return { kind: 'malformed', status: response.status };
   return {
     kind: 'error',

@@ -5,6 +5,7 @@ import type { PolicyErrorCode, RuleSet } from '@relay/rewrite-engine';
 import { parseCfRay } from './outbound-policy-failure.js';
 import type { PolicyFailure, PolicyFailureHint } from './outbound-policy-failure.js';
 import type { LocalRulesFailure } from './local-rules-file.js';
+import type { RelayFetch, RelayFetchResponse } from '../../relay-fetch.js';
 
 /** The policy fetch's deadline (SPEC.md Limits, "Policy fetch"): connection, answer and body. */
 export const POLICY_FETCH_DEADLINE_MS = 5_000;
@@ -24,8 +25,8 @@ export interface PolicyEndpoint {
 
 /** Options of {@link fetchServerPolicy}. */
 export interface PolicyFetchOptions {
-  /** WHATWG fetch. */
-  readonly fetch: typeof fetch;
+  /** WHATWG fetch (the subset the CLI uses). */
+  readonly fetch: RelayFetch;
   /** Epoch milliseconds (elapsed time of the attempt). */
   readonly now: () => number;
   /** The deadline of the whole fetch, body included. Default {@link POLICY_FETCH_DEADLINE_MS}. */
@@ -73,7 +74,7 @@ function abortClass(signal: AbortSignal): PolicyFailureClass {
 
 /** Reads the body, stopping one chunk past the limit. */
 async function readBoundedBody(
-  response: Response,
+  response: RelayFetchResponse,
   signal: AbortSignal,
   limit: number,
 ): Promise<Result<Uint8Array, PolicyFailureClass>> {
@@ -83,7 +84,7 @@ async function readBoundedBody(
     return err('response_size');
   }
   if (response.body === null) return ok(new Uint8Array());
-  const reader: ReadableStreamDefaultReader<Uint8Array> = response.body.getReader();
+  const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
   try {
@@ -123,7 +124,7 @@ export function validateServerPolicy(bytes: Uint8Array): Result<ServerPolicy, 's
   } catch {
     return err('server_validation');
   }
-  const policy = stringRewritePolicySchema.safeParse(json);
+  const policy = stringRewritePolicySchema.safeParse(json, { jitless: true });
   if (!policy.success) return err('server_validation');
   const ruleSet = compileRules(policy.data.rules);
   if (!ruleSet.ok) return err('server_validation');
@@ -158,7 +159,7 @@ async function fetchPolicyStage(
     controller.abort(TIMEOUT);
   }, options.deadlineMs ?? POLICY_FETCH_DEADLINE_MS);
   try {
-    let response: Response;
+    let response: RelayFetchResponse;
     try {
       response = await options.fetch(url, {
         method: 'GET',
