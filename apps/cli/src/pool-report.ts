@@ -1,5 +1,5 @@
 import { poolHealthSchema, poolStatsSchema } from '@relay/protocol';
-import type { PoolHealth, PoolStats } from '@relay/protocol';
+import type { PoolHealth, PoolQuota, PoolStats } from '@relay/protocol';
 import { CliError } from './cli-error.js';
 import type { TerminalStyle } from './terminal-style.js';
 
@@ -39,8 +39,35 @@ export function formatPoolHealth(health: PoolHealth): string {
     policy === null
       ? 'pool policy: unavailable'
       : `pool policy: owners ${policy.allowed_owners.length === 0 ? '(none)' : policy.allowed_owners.join(', ')}; public repos ${policy.allow_public_repos ? 'allowed' : 'denied'}; search ${policy.allow_search ? 'allowed' : 'denied'}; logs ${policy.allow_logs ? 'allowed' : 'denied'}`,
+    ...Object.entries(health.quota ?? {}).map(([bucket, quota]) =>
+      formatQuotaSentence(bucket, quota),
+    ),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+const COUNT = new Intl.NumberFormat('en-US');
+
+/** `HH:MM UTC` of an ISO 8601 instant. */
+function toUtcClock(iso: string): string {
+  return `${new Date(iso).toISOString().slice(11, 16)} UTC`;
+}
+
+/**
+ * One bucket of health's `quota` as a sentence, e.g. `core: 7,400 of 10,000 left; at 1,800 a
+ * minute it runs out at 10:42 UTC, before the reset at 11:30 UTC`.
+ *
+ * @param bucket - the rate-limit bucket
+ * @param quota - its forecast
+ */
+export function formatQuotaSentence(bucket: string, quota: PoolQuota): string {
+  const left = `${bucket}: ${COUNT.format(quota.remaining)} of ${COUNT.format(quota.limit)} left`;
+  const reset = toUtcClock(quota.resets_at);
+  if (quota.used_last_minute === 0)
+    return `${left}; none used in the last minute; resets at ${reset}`;
+  const rate = `at ${COUNT.format(quota.used_last_minute)} a minute`;
+  if (quota.exhausts_at === null) return `${left}; ${rate} it lasts until the reset at ${reset}`;
+  return `${left}; ${rate} it runs out at ${toUtcClock(quota.exhausts_at)}, before the reset at ${reset}`;
 }
 
 function percent(rate: number | null): string {

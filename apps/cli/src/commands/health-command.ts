@@ -9,7 +9,7 @@ export class HealthCommand extends RelayCommand {
   static override usage = Command.Usage({
     description: "Show a pool's health",
     details:
-      'Identity counts (healthy counts stored active identities, not verified credentials), the string-rewrite revision and the pool policy.',
+      "Identity counts (healthy counts stored active identities, not verified credentials), the string-rewrite revision, the pool policy and, per rate-limit bucket, when the pool's quota runs out at the last minute's rate.",
     examples: [
       ['The saved pool', '$0 health'],
       ['Another pool, as JSON', '$0 health --pool team --json'],
