@@ -38,6 +38,7 @@ import { createUpstreamGovernor } from './governor/upstream-governor.js';
 import { createUsageTally } from './governor/usage-tally.js';
 import type { ServerLogger } from './logging/server-logger.js';
 import { createAuditStore } from './storage/audit-store.js';
+import { isDatabaseUnavailableError } from './storage/database-unavailable.js';
 import { openRelayDatabase } from './storage/open-relay-database.js';
 import type { PostgresProblemCode } from './storage/postgres-database.js';
 import type { RelayDatabase } from './storage/relay-database.js';
@@ -153,6 +154,8 @@ export async function startServer(
   const audit = createAuditWriter({
     store: auditStore,
     onError: reportProblem,
+    // A batch PostgreSQL was away for is kept and retried, not dropped (README, "Scaling out").
+    isRetryable: isDatabaseUnavailableError,
   });
   const retention = createAuditRetention({
     store: auditStore,

@@ -136,6 +136,41 @@ describe('createAuditWriter', () => {
     expect(problems).toEqual([{ code: 'audit_queue_full', rows: 1 }]);
   });
 
+  it('keeps a batch the database was away for and writes it once it is back; close drops what still fails', async () => {
+    const db = await database();
+    const inner = createAuditStore(db.db);
+    const away = Object.assign(new Error('Connection terminated unexpectedly'), { away: true });
+    let failures = 2;
+    const store: AuditStore = {
+      ...inner,
+      insertBatch: (rows) => (failures-- > 0 ? Promise.reject(away) : inner.insertBatch(rows)),
+    };
+    const timer = manualTimer();
+    const problems: AuditWriterProblem[] = [];
+    const writer = createAuditWriter({
+      store,
+      batchSize: 2,
+      schedule: timer.schedule,
+      isRetryable: (cause) => cause === away,
+      onError: (problem) => problems.push(problem),
+    });
+    for (let i = 0; i < 3; i++) writer.enqueue(record(i));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(problems).toEqual([{ code: 'audit_batch_deferred', rows: 2 }]);
+    expect(writer.backlog()).toBe(3);
+    timer.fire(); // the retry (and the partial batch's timer): fails once more, then succeeds
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    timer.fire();
+    await writer.flush();
+    expect((await db.db.selectFrom('audit').select('request_id').execute()).length).toBe(3);
+    expect(problems.map((p) => p.code)).toEqual(['audit_batch_deferred', 'audit_batch_deferred']);
+
+    failures = Number.POSITIVE_INFINITY;
+    writer.enqueue(record(7));
+    await writer.close();
+    expect(problems.at(-1)).toMatchObject({ code: 'audit_batch_failed', rows: 1 });
+  });
+
   it('drops rows past the queue bound and reports it, without blocking', async () => {
     const db = await database();
     const gated = gatedStore(createAuditStore(db.db));

@@ -21,11 +21,21 @@ export interface AuditWriterOptions {
   readonly schedule?: ScheduleOnce;
   /** Reports a failed batch (its rows are dropped) or a dropped row; never the row's content. */
   readonly onError?: (problem: AuditWriterProblem) => void;
+  /**
+   * Whether a batch's failure is the database being away (PostgreSQL unreachable) rather than
+   * the batch: such a batch goes back to the head of the queue and is tried again after
+   * `retryDelayMs`, while new rows keep queuing up to `maxQueued`. Default: never (every failed
+   * batch is dropped and reported). After `close` a failed batch is dropped.
+   */
+  readonly isRetryable?: (cause: unknown) => boolean;
+  /** How long a retryable failure waits before the next attempt. Default 1,000 ms. */
+  readonly retryDelayMs?: number;
 }
 
 /** What went wrong in the writer. */
 export type AuditWriterProblem =
   | { readonly code: 'audit_batch_failed'; readonly rows: number; readonly cause: unknown }
+  | { readonly code: 'audit_batch_deferred'; readonly rows: number }
   | { readonly code: 'audit_queue_full'; readonly rows: 1 };
 
 /** The audit writer: rows are queued by the request path and written in batches. */
@@ -74,6 +84,31 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
   let running: Promise<void> | undefined;
   let cancelTimer: (() => void) | undefined;
   let closed = false;
+  const retryDelayMs = options.retryDelayMs ?? 1_000;
+  // Set while a retryable failure waits for its next attempt: resolved when it is due.
+  let retry: { readonly due: Promise<void>; readonly fire: () => void } | undefined;
+
+  function scheduleRetry(): void {
+    if (retry !== undefined) return;
+    let resolve: () => void = () => undefined;
+    const due = new Promise<void>((done) => {
+      resolve = done;
+    });
+    const run = () => {
+      if (retry?.due !== due) return;
+      retry = undefined;
+      resolve();
+      void drain();
+    };
+    const cancel = schedule(retryDelayMs, run);
+    retry = {
+      due,
+      fire: () => {
+        cancel();
+        run();
+      },
+    };
+  }
 
   async function writeQueued(): Promise<void> {
     while (queue.length > 0) {
@@ -82,6 +117,12 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
       try {
         await options.store.insertBatch(batch);
       } catch (cause) {
+        if (!closed && options.isRetryable?.(cause) === true) {
+          queue.unshift(...batch);
+          options.onError?.({ code: 'audit_batch_deferred', rows: batch.length });
+          scheduleRetry();
+          return;
+        }
         options.onError?.({ code: 'audit_batch_failed', rows: batch.length, cause });
       } finally {
         writing = 0;
@@ -110,6 +151,7 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
         return false;
       }
       queue.push(record);
+      if (retry !== undefined) return true;
       if (queue.length >= batchSize) void drain();
       else cancelTimer ??= schedule(flushDelayMs, () => void drain());
       return true;
@@ -117,11 +159,13 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
     backlog: () => queue.length + writing,
     async flush() {
       while (queue.length > 0 || running !== undefined) {
-        await (running ?? drain());
+        await (running ?? retry?.due ?? drain());
       }
     },
     async close() {
       closed = true;
+      // One last attempt at once; a batch failing now is dropped and reported.
+      retry?.fire();
       await this.flush();
     },
   };
