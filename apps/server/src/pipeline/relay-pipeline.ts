@@ -13,6 +13,7 @@ import {
   type LookupDecision,
 } from '@relay/cache';
 import type { ForgeTransport, JsonValue, RewriteCheck } from '@relay/forge-transport';
+import { isGovernorRefusal } from '../governor/governed-transport.js';
 import type { IdentityPool, PoolIdentity } from '@relay/identity-pool';
 import {
   relayRequestSchema,
@@ -418,6 +419,8 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
             rewriteCheck,
             authorization: credential.toAuthorizationHeader(),
           });
+          // The upstream governor refused: nothing was sent, the identity is not at fault.
+          if (!result.ok && isGovernorRefusal(result.error)) return result;
           await deps.identityPool.report({
             identity,
             route: probeRoute,
@@ -590,6 +593,7 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
       rewriteCheck: lanes.rewriteCheck,
       authorization: credential.toAuthorizationHeader(),
     });
+    if (!result.ok && isGovernorRefusal(result.error)) return 'unknown' as const;
     await deps.identityPool.report({
       identity,
       route: lanes.selectionRoute,
