@@ -99,6 +99,15 @@ const relay = (token: string, path: string, query: Record<string, string>) =>
   });
 
 describe('the upstream governor against a forge enforcing GitHub’s secondary limits', () => {
+  it('coalesced duplicates cost one upstream request (the single flight is before the governor)', async () => {
+    const path = `/repos/${DEMO.org}/${DEMO.publicRepo}/pulls`;
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => relay(callerTokens[i % 2] ?? '', path, {})),
+    );
+    expect(answers.map((r) => r.status)).toEqual(Array.from({ length: 10 }, () => 200));
+    expect(sim.requests.find({ host: 'api', path })).toHaveLength(1);
+  });
+
   it('a burst of distinct reads from two callers draws no secondary-limit answer, cools no identity, and the excess is refused 424 relay_overloaded', async () => {
     const statuses: number[] = [];
     const reasons = new Map<string, number>();
