@@ -217,6 +217,32 @@ describe.runIf(POSTGRES_AVAILABLE)('relay-server on PostgreSQL when PostgreSQL i
       expect(['relay_overloaded', 'string_rewrite_policy_unavailable']).toContain(code);
     }
   }, 60_000);
+
+  it('honours a change committed by another connection (an operator, another process) from the next request after its notification', async () => {
+    expect((await relay()).status).toBe(200);
+    const rules = JSON.stringify([{ pattern: DEMO.publicRepo, replacement: 'x' }]);
+    await runOnTestServer(
+      `update ${schema}.string_rewrite_policy set rules_json = '${rules}', revision = revision + 1`,
+    );
+    await vi.waitFor(async () => {
+      const denied = await relay();
+      expect(denied.status).toBe(403);
+      expect(((await denied.json()) as { error: { code: string } }).error.code).toBe(
+        'string_rewrite_denied',
+      );
+    });
+    await runOnTestServer(
+      `update ${schema}.string_rewrite_policy set rules_json = '[]', revision = revision + 1`,
+    );
+    await vi.waitFor(async () => {
+      expect((await relay()).status).toBe(200);
+    });
+    await runOnTestServer(`update ${schema}.callers set disabled = 1`);
+    await vi.waitFor(async () => {
+      expect((await relay()).status).toBe(401);
+    });
+    await runOnTestServer(`update ${schema}.callers set disabled = 0`);
+  });
 });
 
 describe.runIf(POSTGRES_AVAILABLE)('relay-server on an unreachable PostgreSQL', () => {
