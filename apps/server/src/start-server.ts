@@ -33,6 +33,7 @@ import type { PolicyUpdateParser, RewriteCheckFactory } from './server-services.
 import type { ServerConfig } from './server-config.js';
 import { createGovernorEventSink } from './governor/governor-events.js';
 import { governRelayPipelineDeps } from './governor/governed-pipeline.js';
+import { governExchange, toExchangeKey } from './governor/governed-transport.js';
 import { createPoolQuotaReader } from './governor/quota-forecast.js';
 import { createUpstreamGovernor } from './governor/upstream-governor.js';
 import { createUsageTally } from './governor/usage-tally.js';
@@ -279,6 +280,13 @@ export async function startServer(
     maxResponseBytes: config.maxResponseBytes,
     requestTimeoutMs: config.requestTimeoutMs,
     visibilityProofTtlMs: config.visibilityProofTtlS * 1000,
+    paceExchange: (send) =>
+      governExchange(
+        governor,
+        toExchangeKey(config.forgeAppId),
+        requestScope.current()?.callerId ?? '',
+        send,
+      ),
   });
   const relay = createRelayPipeline({
     ...governRelayPipelineDeps(

@@ -15,8 +15,11 @@ import { readUpstream, type LaneContext } from '../pipeline/upstream-lanes.js';
 import { createFakeScheduler } from './__fixtures__/fake-scheduler.js';
 import { governIdentityPool } from './governed-pipeline.js';
 import {
+  GovernorRefusalError,
   createCredentialRegistry,
+  governExchange,
   governTransport,
+  toExchangeKey,
   toGovernorKey,
   toRequestBucket,
 } from './governed-transport.js';
@@ -143,5 +146,24 @@ describe('toGovernorKey and toRequestBucket', () => {
     ['/repos/a/b', 'core'],
   ])('%s spends %s', (path, bucket) => {
     expect(toRequestBucket({ host: 'api', path })).toBe(bucket);
+  });
+});
+
+describe('governExchange', () => {
+  it('paces token exchanges under the app’s key and throws when refused', async () => {
+    const clock = createFakeScheduler();
+    const governor = createUpstreamGovernor({
+      limits: { maxInFlight: 10, pointsPerMinute: 1 },
+      maxWaitMs: 0,
+      now: clock.now,
+      schedule: clock.schedule,
+    });
+    const key = toExchangeKey(42);
+    expect(key).toBe('forge_app:42');
+    expect(await governExchange(governor, key, 'c', () => Promise.resolve('token'))).toBe('token');
+    await expect(
+      governExchange(governor, key, 'c', () => Promise.resolve('token')),
+    ).rejects.toBeInstanceOf(GovernorRefusalError);
+    expect((await governor.inspect(key)).inFlight).toBe(0);
   });
 });

@@ -149,3 +149,42 @@ export function governTransport<T extends Pick<ForgeTransport, 'request'>>(
   };
   return { ...transport, request };
 }
+
+/** The governor's key of installation token exchanges: the app's JWT is their sender. */
+export function toExchangeKey(appId: number | undefined): string {
+  return `forge_app:${appId === undefined ? 'unset' : String(appId)}`;
+}
+
+/** Thrown by {@link governExchange} when the governor refused the exchange (nothing was sent). */
+export class GovernorRefusalError extends Error {
+  readonly code = 'relay_overloaded';
+
+  constructor() {
+    super('token exchange refused by the upstream governor: relay_overloaded');
+    this.name = 'GovernorRefusalError';
+  }
+}
+
+/**
+ * Runs one installation token exchange under the governor's pace of the app (`key`): it waits for
+ * a permit like any upstream request and throws {@link GovernorRefusalError} when refused.
+ *
+ * @param governor - the upstream governor
+ * @param key - the app's key ({@link toExchangeKey})
+ * @param caller - the caller the exchange runs for
+ * @param send - the exchange
+ */
+export async function governExchange<T>(
+  governor: UpstreamGovernor,
+  key: string,
+  caller: string,
+  send: () => Promise<T>,
+): Promise<T> {
+  const permit = await governor.admit(key, caller);
+  if (!permit.ok) throw new GovernorRefusalError();
+  try {
+    return await send();
+  } finally {
+    permit.value.release();
+  }
+}

@@ -60,6 +60,11 @@ export interface RelayPipelineWiring {
   /** How long a public-visibility proof is reused (RELAY_VISIBILITY_PROOF_TTL_S). Default 60 s. */
   readonly visibilityProofTtlMs?: number;
   /**
+   * Runs one installation token exchange under the upstream governor (it waits for a permit, and
+   * throws when refused). Default: sent at once.
+   */
+  readonly paceExchange?: (send: () => Promise<Response>) => Promise<Response>;
+  /**
    * Runs expensive string-rewrite checks off the event loop, within a deadline. Without it every
    * check runs inline.
    */
@@ -99,12 +104,17 @@ export function createRelayPipelineDeps(wiring: RelayPipelineWiring): RelayPipel
       }
       // An upstream request like any other: a forge that never answers (or trickles its body)
       // must not hold the relay request, nor every later exchange of the installation, open.
-      const deadline = AbortSignal.timeout(exchangeTimeoutMs);
-      return fetch(url, {
-        ...init,
-        redirect: 'manual',
-        signal: init.signal ? AbortSignal.any([init.signal, deadline]) : deadline,
-      });
+      const send = () => {
+        const deadline = AbortSignal.timeout(exchangeTimeoutMs);
+        return fetch(url, {
+          ...init,
+          redirect: 'manual',
+          signal: init.signal ? AbortSignal.any([init.signal, deadline]) : deadline,
+        });
+      };
+      // The upstream governor paces exchanges like any upstream request (the app's JWT is their
+      // sender); the deadline starts once the permit is held.
+      return wiring.paceExchange === undefined ? send() : wiring.paceExchange(send);
     });
   const credentials = combineCredentialProviders({
     pat: createPatCredentialProvider({ resolveSecret }),
