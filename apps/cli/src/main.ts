@@ -2,12 +2,38 @@
 import { toRelayArgv } from './native/delegate/shim-argv.js';
 import { CLI_VERSION } from './version.js';
 
+/**
+ * V8's compile cache for the bundle's chunks (Node's module compile cache), in the user's cache
+ * directory (`$XDG_CACHE_HOME/relay/node-compile-cache`, else `~/.cache/relay/…`), not the shared
+ * temporary directory Node would pick: a read parses about 0.5 MB of JavaScript, and a warm cache
+ * spares most of it. Node keys each entry by the source's hash and its own version; it never
+ * throws here, and a directory it cannot use only means no cache. NODE_COMPILE_CACHE (another
+ * directory, enabled by Node itself first) and NODE_DISABLE_COMPILE_CACHE=1 take precedence.
+ */
+function enableCompileCache(): void {
+  const path = process.getBuiltinModule('node:path');
+  const xdg = process.env.XDG_CACHE_HOME?.trim();
+  let base: string;
+  if (xdg !== undefined && path.isAbsolute(xdg)) base = xdg;
+  else {
+    try {
+      base = path.join(process.getBuiltinModule('node:os').homedir(), '.cache');
+    } catch {
+      return; // No home directory: no cache.
+    }
+  }
+  process
+    .getBuiltinModule('node:module')
+    .enableCompileCache(path.join(base, 'relay', 'node-compile-cache'));
+}
+
 // Started as `gh` (the install-shim symlink), relay is `relay native <argv>`.
 const argv = toRelayArgv(process.argv[1], process.argv.slice(2));
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
   // The fast path: the version needs neither clipanion nor any command module.
   process.stdout.write(`${CLI_VERSION}\n`);
 } else {
+  enableCompileCache();
   const [{ createCli }, { createNodeDependencies }, { colorDepthFor, helpColors }] =
     await Promise.all([
       import('./create-cli.js'),
