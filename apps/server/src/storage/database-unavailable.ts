@@ -24,6 +24,8 @@ const UNAVAILABLE_MESSAGES = [
   'Client has encountered a connection error',
   'Client was closed and is not queryable',
   'Cannot use a pool after calling end on the pool',
+  // query_timeout: the server stopped answering (a partition) within the statement's time.
+  'Query read timeout',
 ];
 
 function field(error: object, name: string): unknown {

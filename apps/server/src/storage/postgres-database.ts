@@ -33,6 +33,17 @@ export interface OpenPostgresOptions extends OpenDatabaseOptions {
   readonly exclusive?: boolean;
   /** How long the change listener waits before it reconnects, ms. Default 1,000. */
   readonly listenerRetryMs?: number;
+  /**
+   * How often the change listener proves its connection alive (`select 1`, which must answer
+   * within the same time), ms. A connection that stops answering without closing (a network
+   * partition) would otherwise miss notifications unnoticed. Default 5,000.
+   */
+  readonly listenerCheckMs?: number;
+  /**
+   * How long one statement may wait for its answer before it fails as unavailable, ms: a server
+   * that stops answering without closing its connections holds no request longer. Default 15,000.
+   */
+  readonly queryTimeoutMs?: number;
   /** Reports a lost change listener or a lost exclusive lock (never the URL). */
   readonly onProblem?: (problem: { code: PostgresProblemCode }) => void;
 }
@@ -80,6 +91,7 @@ export async function openPostgresDatabase(
     max: options.maxConnections ?? 10,
     connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000,
     idleTimeoutMillis: 30_000,
+    query_timeout: options.queryTimeoutMs ?? 15_000,
     options: searchPath,
   });
   // An idle connection that breaks (the server restarts) is discarded by the pool, which then
@@ -149,6 +161,7 @@ function createChangeListener(
   let stopped = false;
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
+  const checkMs = options.listenerCheckMs ?? 5_000;
 
   const connect = async (): Promise<void> => {
     const next = new pg.Client({
@@ -183,6 +196,42 @@ function createChangeListener(
     // Changes committed while nobody listened are not replayed: count one.
     version++;
     listening = true;
+    watch(next);
+  };
+
+  /** Proves the listener's connection alive every `checkMs`; one that does not answer is lost. */
+  const watch = (which: pg.Client) => {
+    const timer = setInterval(() => {
+      if (which !== client) {
+        clearInterval(timer);
+        return;
+      }
+      let answered = false;
+      const deadline = setTimeout(() => {
+        if (!answered) drop(which);
+      }, checkMs);
+      deadline.unref();
+      which.query('select 1').then(
+        () => {
+          answered = true;
+          clearTimeout(deadline);
+        },
+        () => {
+          answered = true;
+          clearTimeout(deadline);
+          drop(which);
+        },
+      );
+    }, checkMs);
+    timer.unref();
+  };
+
+  /** Gives up a listener connection that stopped answering: its socket is destroyed. */
+  const drop = (which: pg.Client) => {
+    const stream = (which as unknown as { connection?: { stream?: { destroy(): void } } })
+      .connection?.stream;
+    lost(which);
+    stream?.destroy();
   };
 
   const lost = (which: pg.Client) => {

@@ -1,5 +1,3 @@
-import { createServer, connect, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import {
   DEMO,
   createForgeSim,
@@ -16,6 +14,7 @@ import {
   runOnTestServer,
   TEST_POSTGRES_URL,
 } from '../../src/storage/__fixtures__/test-databases.js';
+import { startTcpProxy, type TestTcpProxy } from '../../src/storage/__fixtures__/tcp-proxy.js';
 import { createCallerStore } from '../../src/storage/caller-store.js';
 
 /**
@@ -23,59 +22,11 @@ import { createCallerStore } from '../../src/storage/caller-store.js';
  * proxy the test cuts (every open connection reset, new ones refused) and restores, so the
  * machine's shared PostgreSQL is never stopped.
  */
-interface CuttableProxy {
-  readonly port: number;
-  cut(): void;
-  restore(): void;
-  close(): Promise<void>;
-}
-
-async function startProxy(target: { host: string; port: number }): Promise<CuttableProxy> {
-  let open = true;
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((client) => {
-    if (!open) {
-      client.destroy();
-      return;
-    }
-    const upstream = connect(target.port, target.host);
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('error', () => undefined);
-      socket.on('close', () => {
-        sockets.delete(socket);
-        client.destroy();
-        upstream.destroy();
-      });
-    }
-    client.pipe(upstream);
-    upstream.pipe(client);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as AddressInfo).port,
-    cut() {
-      open = false;
-      for (const socket of sockets) socket.destroy();
-    },
-    restore() {
-      open = true;
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => {
-          resolve();
-        });
-      }),
-  };
-}
-
 const ADMIN = 'admin-token-for-postgres-faults-0123456';
 
 describe.runIf(POSTGRES_AVAILABLE)('relay-server on PostgreSQL when PostgreSQL is lost', () => {
   let sim: ForgeSim;
-  let proxy: CuttableProxy;
+  let proxy: TestTcpProxy;
   let server: RunningServer;
   let callerToken: string;
   let env: Record<string, string>;
@@ -86,7 +37,7 @@ describe.runIf(POSTGRES_AVAILABLE)('relay-server on PostgreSQL when PostgreSQL i
     sim = await createForgeSim({ clock });
     seedDemoWorld(sim.world);
     const target = new URL(TEST_POSTGRES_URL);
-    proxy = await startProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
     const viaProxy = new URL(TEST_POSTGRES_URL);
     viaProxy.hostname = '127.0.0.1';
     viaProxy.port = String(proxy.port);
@@ -247,7 +198,7 @@ describe.runIf(POSTGRES_AVAILABLE)('relay-server on PostgreSQL when PostgreSQL i
 
 describe.runIf(POSTGRES_AVAILABLE)('relay-server on an unreachable PostgreSQL', () => {
   it('does not start, and says where without the password', async () => {
-    const proxy = await startProxy({ host: '127.0.0.1', port: 1 });
+    const proxy = await startTcpProxy({ host: '127.0.0.1', port: 1 });
     proxy.cut();
     const config = loadServerConfig({
       RELAY_PORT: '0',
