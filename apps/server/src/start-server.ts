@@ -31,11 +31,11 @@ import { defaultDashboardDir, loadDashboardAssets } from './routes/dashboard-ass
 import { createIdentityStatusReader } from './routes/pool-identity-status-reader.js';
 import type { PolicyUpdateParser, RewriteCheckFactory } from './server-services.js';
 import type { ServerConfig } from './server-config.js';
-import { createGovernorEventSink } from './governor/governor-events.js';
+import { createGovernorEventSink, toSenderLabel } from './governor/governor-events.js';
 import { governRelayPipelineDeps } from './governor/governed-pipeline.js';
 import { governExchange, toExchangeKey } from './governor/governed-transport.js';
 import { createPoolQuotaReader } from './governor/quota-forecast.js';
-import { createUpstreamGovernor } from './governor/upstream-governor.js';
+import { createUpstreamGovernor, type UpstreamGovernor } from './governor/upstream-governor.js';
 import { createUsageTally } from './governor/usage-tally.js';
 import type { ServerLogger } from './logging/server-logger.js';
 import { createAuditStore } from './storage/audit-store.js';
@@ -118,6 +118,8 @@ export async function startServer(
   // Metrics are collected only when they can be scraped (RELAY_METRICS_TOKEN set). Their gauges
   // read the stores below at scrape time; problems are counted as they are reported.
   let metrics: RelayMetrics | undefined;
+  // The upstream governor, once built below (its gauges are read at scrape time).
+  const governed: { governor?: UpstreamGovernor } = {};
   const reportProblem: NonNullable<StartServerOptions['onBackgroundProblem']> = (problem) => {
     metrics?.recordBackgroundProblem(problem.code);
     options.onBackgroundProblem?.(problem);
@@ -192,6 +194,15 @@ export async function startServer(
         }),
         cacheFrontSize: () => tieredCache.frontSize(),
         auditBacklog: () => audit.backlog(),
+        governorSenders: async () =>
+          (await (governed.governor?.senders() ?? Promise.resolve([]))).map(
+            ({ key, standing }) => ({
+              sender: toSenderLabel(key),
+              points: standing.pointsInWindow,
+              inFlight: standing.inFlight,
+              factor: standing.factor,
+            }),
+          ),
       },
     });
   }
@@ -233,8 +244,6 @@ export async function startServer(
       ? {}
       : { poolIdentities: { coordinator, resolveSecret: readSecret } }),
   });
-  // Caller lookups (token owner, grant) are reused for up to 5 s, dropped at every admin write
-  // and at every commit by another connection: see caller-lookup-cache.ts.
   // The upstream governor (README "Staying under GitHub's limits"): every upstream request of
   // the pipeline waits for its sender's pace; health forecasts the pool's quota from its tally.
   const usage = createUsageTally(now);
@@ -250,6 +259,9 @@ export async function startServer(
       ...(metrics === undefined ? {} : { metrics }),
     }),
   });
+  governed.governor = governor;
+  // Caller lookups (token owner, grant) are reused for up to 5 s, dropped at every admin write
+  // and at every commit by another connection: see caller-lookup-cache.ts.
   const services = {
     ...withCachedCallerLookups(storageServices, now, () => database.externalChangeVersion()),
     readPoolQuota: createPoolQuotaReader({

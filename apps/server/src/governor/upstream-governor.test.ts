@@ -161,6 +161,19 @@ describe('createUpstreamGovernor', () => {
       { kind: 'slowed', key: 'id1', factor: 0.5 },
       { kind: 'restored', key: 'id1' },
     ]);
+    // Idle and at full pace again: no longer listed.
+    expect(await governor.senders()).toEqual([]);
+  });
+
+  it('lists its busy senders for the gauges', async () => {
+    const clock = createFakeScheduler();
+    const governor = createUpstreamGovernor({ now: clock.now, schedule: clock.schedule });
+    await governor.admit('id1', 'c');
+    await governor.observe('id2', { ...OK_ANSWER, status: 429 });
+    expect(await governor.senders()).toMatchObject([
+      { key: 'id1', standing: { pointsInWindow: 1, inFlight: 1, factor: 1 } },
+      { key: 'id2', standing: { pointsInWindow: 0, inFlight: 0, factor: 0.5 } },
+    ]);
   });
 
   it('paces a search bucket from its x-ratelimit-limit', async () => {

@@ -104,6 +104,11 @@ export interface UpstreamGovernor {
   observe(key: string, answer: GovernorAnswer): Promise<void>;
   /** The key's standing now (for tests and health). */
   inspect(key: string): Promise<PaceStanding>;
+  /**
+   * The standing of every sender with points in the window, requests in flight or a reduced
+   * pace (the metrics' gauges); search buckets are not listed.
+   */
+  senders(): Promise<readonly { readonly key: string; readonly standing: PaceStanding }[]>;
 }
 
 /** What the governor reads of an upstream answer. */
@@ -187,6 +192,8 @@ export function createUpstreamGovernor(options: UpstreamGovernorOptions): Upstre
   /** Keys whose pace is reduced now (to log their restoration once). */
   const slowed = new Set<string>();
   const ratio = limits.pointsPerMinute / GITHUB_SECONDARY_LIMITS.pointsPerMinute;
+  /** Senders that took a permit or were slowed, until they are idle again. */
+  const known = new Set<string>();
 
   function bucketKey(key: string, paced: PacedBucket): string {
     return `${key}#${paced.bucket}`;
@@ -217,6 +224,7 @@ export function createUpstreamGovernor(options: UpstreamGovernorOptions): Upstre
       if (paced !== undefined) await ledger.release(bucketKey(key, paced), at);
       return own;
     }
+    known.add(key);
     let released = false;
     return {
       ok: true,
@@ -399,11 +407,26 @@ export function createUpstreamGovernor(options: UpstreamGovernorOptions): Upstre
       }
       const factor = await ledger.penalize(key, now());
       slowed.add(key);
+      known.add(key);
       emit({ kind: 'slowed', key, factor });
     },
 
     async inspect(key) {
       return ledger.inspect(key, limits, now());
+    },
+
+    async senders() {
+      const at = now();
+      const list: { key: string; standing: PaceStanding }[] = [];
+      for (const key of [...known].sort()) {
+        const standing = await ledger.inspect(key, limits, at);
+        if (standing.pointsInWindow === 0 && standing.inFlight === 0 && standing.factor >= 1) {
+          known.delete(key);
+          continue;
+        }
+        list.push({ key, standing });
+      }
+      return list;
     },
   };
 }

@@ -53,6 +53,16 @@ describe('createRelayMetrics', () => {
       sumOf(samples, 'relay_governor_events_total', { event: 'refused', sender: 'alice-pat' }),
     ).toBe(2);
     expect(sumOf(samples, 'relay_governor_events_total', { event: 'slowed' })).toBe(1);
+    const governed = createRelayMetrics({
+      sources: {
+        governorSenders: () =>
+          Promise.resolve([{ sender: 'alice-pat', points: 12, inFlight: 3, factor: 0.5 }]),
+      },
+    });
+    const gauges = parseMetricSamples(await governed.render());
+    expect(sumOf(gauges, 'relay_governor_points_last_minute', { sender: 'alice-pat' })).toBe(12);
+    expect(sumOf(gauges, 'relay_governor_in_flight', { sender: 'alice-pat' })).toBe(3);
+    expect(sumOf(gauges, 'relay_governor_pace_factor', { sender: 'alice-pat' })).toBe(0.5);
     expect(sumOf(samples, 'relay_request_duration_seconds_count')).toBe(3);
     expect(
       sumOf(samples, 'relay_request_duration_seconds_bucket', { source: 'cache_hit', le: '0.001' }),

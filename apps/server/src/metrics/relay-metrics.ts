@@ -70,6 +70,17 @@ export interface IdentityCooldownGauge {
   readonly count: number;
 }
 
+/** One sender of the upstream governor (an identity id or a token-free source). */
+export interface GovernorSenderGauge {
+  readonly sender: string;
+  /** Points spent in the last 60 s. */
+  readonly points: number;
+  /** Requests in flight. */
+  readonly inFlight: number;
+  /** The adaptive pace factor (1: full pace; 0.5 right after a secondary-limit answer). */
+  readonly factor: number;
+}
+
 /**
  * Where the gauges read their values at scrape time; each is optional (absent: the gauge has no
  * sample). A source that throws empties its gauges (an unlabelled gauge then reads 0) and sets
@@ -88,6 +99,8 @@ export interface MetricsGaugeSources {
   readonly cacheFrontSize?: () => { readonly entries: number; readonly bytes: number };
   /** Audit rows queued or being written. */
   readonly auditBacklog?: () => number;
+  /** The upstream governor's senders: points in the window, requests in flight, pace factor. */
+  readonly governorSenders?: () => Promise<readonly GovernorSenderGauge[]>;
 }
 
 /** Options of {@link createRelayMetrics}. */
@@ -285,6 +298,7 @@ export function createRelayMetrics(options: RelayMetricsOptions = {}): RelayMetr
     cache: sources.cacheSize,
     cache_front: sources.cacheFrontSize,
     audit: sources.auditBacklog,
+    governor: sources.governorSenders,
   } as const;
   type SourceName = keyof typeof readers;
   /** Fills `gauge` from a source at scrape time; a source that fails leaves it empty. */
@@ -434,6 +448,38 @@ export function createRelayMetrics(options: RelayMetricsOptions = {}): RelayMetr
       auditPending.set(rows);
     }),
   });
+
+  const governorGauge = (
+    name: string,
+    help: string,
+    value: (sender: GovernorSenderGauge) => number,
+  ) => {
+    const gauge = new Gauge<'sender'>({
+      name,
+      help,
+      labelNames: ['sender'] as const,
+      registers,
+      collect: gaugeOf('governor', readers.governor, (senders) => {
+        for (const sender of senders) gauge.set({ sender: sender.sender }, value(sender));
+      }),
+    });
+    return gauge;
+  };
+  governorGauge(
+    'relay_governor_points_last_minute',
+    'Upstream points each sender of the governor spent in the last 60 s.',
+    (sender) => sender.points,
+  );
+  governorGauge(
+    'relay_governor_in_flight',
+    'Upstream requests in flight per sender of the governor.',
+    (sender) => sender.inFlight,
+  );
+  governorGauge(
+    'relay_governor_pace_factor',
+    'The adaptive pace factor per sender of the governor (1: full pace; halved after a secondary-limit answer).',
+    (sender) => sender.factor,
+  );
 
   return {
     registry,
