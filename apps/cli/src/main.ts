@@ -16,11 +16,14 @@ function enableCompileCache(): void {
   let base: string;
   if (xdg !== undefined && path.isAbsolute(xdg)) base = xdg;
   else {
+    let home: string;
     try {
-      base = path.join(process.getBuiltinModule('node:os').homedir(), '.cache');
+      home = process.getBuiltinModule('node:os').homedir();
     } catch {
       return; // No home directory: no cache.
     }
+    if (!path.isAbsolute(home)) return; // A relative HOME would put it under the working directory.
+    base = path.join(home, '.cache');
   }
   process
     .getBuiltinModule('node:module')

@@ -15,7 +15,8 @@ function relay(...args: string[]) {
     ['--conditions=@relay/source', '--import', 'tsx', join(appDir, 'src/main.ts'), ...args],
     {
       cwd: appDir,
-      env: { PATH: process.env.PATH ?? '', HOME: appDir },
+      // No compile cache: main.ts would keep it under $HOME/.cache, here inside the package.
+      env: { PATH: process.env.PATH ?? '', HOME: appDir, NODE_DISABLE_COMPILE_CACHE: '1' },
     },
   );
 }
