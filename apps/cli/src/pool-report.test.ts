@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatPoolHealth, formatQuotaSentence } from './pool-report.js';
+import { formatPoolHealth, formatQuotaSentence, parsePoolHealth } from './pool-report.js';
 
 const QUOTA = {
   limit: 10_000,
@@ -41,5 +41,26 @@ describe('formatQuotaSentence', () => {
       'core: 7,400 of 10,000 left; at 1,800 a minute it runs out at 10:42 UTC, before the reset at 11:30 UTC',
       'search: 60 of 60 left; none used in the last minute; resets at 11:30 UTC',
     ]);
+  });
+});
+
+describe('parsePoolHealth', () => {
+  const BODY = {
+    pool: 'team',
+    identities_total: 1,
+    identities_healthy: 1,
+    identities_cooling_down: 0,
+    string_rewrite_revision: 3,
+    pool_policy: null,
+  };
+
+  it('drops fields a newer server added, so an older CLI keeps working', () => {
+    expect(parsePoolHealth({ ...BODY, added_by_a_newer_server: { x: 1 } })).toEqual(BODY);
+  });
+
+  it('still refuses a body whose known fields are wrong', () => {
+    expect(() => parsePoolHealth({ ...BODY, identities_total: -1 })).toThrow(
+      'Unexpected pool health body.',
+    );
   });
 });

@@ -3,13 +3,19 @@ import type { PoolHealth, PoolQuota, PoolStats } from '@relay/protocol';
 import { CliError } from './cli-error.js';
 import type { TerminalStyle } from './terminal-style.js';
 
+// The server's schemas are strict (the contract tests hold the server to them); the client
+// reads them with unknown fields dropped, so that a newer server's additions (health's
+// `quota` was one) never break an older CLI. Every known field is still validated.
+const clientHealthSchema = poolHealthSchema.strip();
+const clientStatsSchema = poolStatsSchema.strip();
+
 /**
- * Validates a health body.
+ * Validates a health body (fields this CLI does not know are dropped).
  *
  * @throws CliError `relay_protocol_error`
  */
 export function parsePoolHealth(json: unknown): PoolHealth {
-  const parsed = poolHealthSchema.safeParse(json);
+  const parsed = clientHealthSchema.safeParse(json);
   if (!parsed.success) {
     throw new CliError('relay_protocol_error', { message: 'Unexpected pool health body.' });
   }
@@ -17,12 +23,12 @@ export function parsePoolHealth(json: unknown): PoolHealth {
 }
 
 /**
- * Validates a stats body.
+ * Validates a stats body (fields this CLI does not know are dropped).
  *
  * @throws CliError `relay_protocol_error`
  */
 export function parsePoolStats(json: unknown): PoolStats {
-  const parsed = poolStatsSchema.safeParse(json);
+  const parsed = clientStatsSchema.safeParse(json);
   if (!parsed.success) {
     throw new CliError('relay_protocol_error', { message: 'Unexpected pool stats body.' });
   }
