@@ -158,6 +158,33 @@ describe('loadServerConfig', () => {
     expect(!bad.ok && formatConfigError(bad.error)).not.toContain('hunter22');
   });
 
+  it('takes RELAY_REDIS_URL and RELAY_REDIS_PREFIX with PostgreSQL only, never repeating a password', () => {
+    const pg = { RELAY_DATABASE_URL: 'postgres://db.internal/relay' };
+    const result = loadServerConfig({
+      ...pg,
+      RELAY_REDIS_URL: 'rediss://:pw@redis.internal:6380/2',
+      RELAY_REDIS_PREFIX: 'relay-a:',
+    });
+    expect(result.ok && result.value).toMatchObject({
+      redisUrl: 'rediss://:pw@redis.internal:6380/2',
+      redisPrefix: 'relay-a:',
+    });
+    expect(loadServerConfig(pg).ok && loadServerConfig(pg)).not.toHaveProperty('value.redisUrl');
+    const onSqlite = loadServerConfig({ RELAY_REDIS_URL: 'redis://redis.internal' });
+    expect(!onSqlite.ok && onSqlite.error.variable).toBe('RELAY_REDIS_URL');
+    for (const bad of ['http://redis.internal', 'redis://', 'redis://:hunter22@']) {
+      const refused = loadServerConfig({ ...pg, RELAY_REDIS_URL: bad });
+      expect(!refused.ok && refused.error.variable).toBe('RELAY_REDIS_URL');
+      expect(!refused.ok && formatConfigError(refused.error)).not.toContain('hunter22');
+    }
+    const prefix = loadServerConfig({
+      ...pg,
+      RELAY_REDIS_URL: 'redis://redis.internal',
+      RELAY_REDIS_PREFIX: 'bad prefix',
+    });
+    expect(!prefix.ok && prefix.error.variable).toBe('RELAY_REDIS_PREFIX');
+  });
+
   it('treats blank variables as unset', () => {
     const result = loadServerConfig({ RELAY_PORT: ' ', RELAY_ADMIN_TOKEN: '' });
     expect(result.ok && result.value.port).toBe(8787);

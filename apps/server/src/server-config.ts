@@ -69,6 +69,15 @@ export interface ServerConfig {
   readonly postgresUrl?: string;
   /** RELAY_DATABASE_SCHEMA: the PostgreSQL schema of the relay's tables. Default `public`. */
   readonly postgresSchema?: string;
+  /**
+   * RELAY_REDIS_URL (`redis://` or `rediss://`): the Coordinator, the shared cache and the
+   * governor's windows live in Redis so that several replicas behave as one relay (README,
+   * "Scaling out"). Needs a `postgres://` RELAY_DATABASE_URL. Never logged (it may hold a
+   * password).
+   */
+  readonly redisUrl?: string;
+  /** RELAY_REDIS_PREFIX: the prefix of every Redis key of this relay. Default `relay:`. */
+  readonly redisPrefix?: string;
   /** Unset: every /v1/admin/* answers 401. */
   readonly adminToken: string | undefined;
   readonly forgeApiUrl: string;
@@ -340,6 +349,22 @@ export function loadServerConfig(env: Env): Result<ServerConfig, ConfigError> {
     return fail('RELAY_DATABASE_SCHEMA', 'a lowercase SQL identifier (a-z, 0-9, _; 1-63)');
   }
 
+  // Redis is the shared state of several replicas; replicas share no SQLite file, so Redis comes
+  // with PostgreSQL only.
+  const redisUrl = value('RELAY_REDIS_URL');
+  if (redisUrl !== undefined) {
+    if (!isRedisUrl(redisUrl)) {
+      return fail('RELAY_REDIS_URL', 'a redis:// or rediss:// URL');
+    }
+    if (postgresUrl === undefined) {
+      return fail('RELAY_REDIS_URL', 'unset, or set with a postgres:// RELAY_DATABASE_URL');
+    }
+  }
+  const redisPrefix = value('RELAY_REDIS_PREFIX');
+  if (redisPrefix !== undefined && !/^[A-Za-z0-9_.:-]{1,64}$/.test(redisPrefix)) {
+    return fail('RELAY_REDIS_PREFIX', '1-64 of A-Z a-z 0-9 _ . : -');
+  }
+
   const defaultLoginPool = value('DEFAULT_LOGIN_POOL') ?? 'default';
   if (!poolIdSchema.safeParse(defaultLoginPool).success) {
     return fail('DEFAULT_LOGIN_POOL', 'a pool id (1-100 of [A-Za-z0-9._-])');
@@ -368,6 +393,8 @@ export function loadServerConfig(env: Env): Result<ServerConfig, ConfigError> {
     database,
     ...(postgresUrl === undefined ? {} : { postgresUrl }),
     ...(postgresUrl === undefined || postgresSchema === undefined ? {} : { postgresSchema }),
+    ...(redisUrl === undefined ? {} : { redisUrl }),
+    ...(redisUrl === undefined || redisPrefix === undefined ? {} : { redisPrefix }),
     adminToken,
     forgeApiUrl: baseUrl('api'),
     forgeWebUrl: baseUrl('web'),
@@ -434,4 +461,15 @@ export function runtimeV8Flags(execArgv: readonly string[]): string[] {
   const flagName = (flag: string) => flag.replace(/^--/, '').split('=')[0]?.replaceAll('_', '-');
   const given = new Set(execArgv.map(flagName));
   return SERVER_RUNTIME_V8_FLAGS.filter((flag) => !given.has(flagName(flag)));
+}
+
+/**
+ * Whether `raw` is a `redis://` or `rediss://` URL with a host.
+ *
+ * @param raw - the value of RELAY_REDIS_URL
+ */
+function isRedisUrl(raw: string): boolean {
+  if (!URL.canParse(raw)) return false;
+  const url = new URL(raw);
+  return (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '';
 }
