@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { REDIS_AVAILABLE, TEST_REDIS_URL, uniqueRedisPrefix } from './__fixtures__/test-redis.js';
 import { openRedisConnection, RedisUnavailableError } from './redis-connection.js';
 
-const REDIS_URL = process.env.RELAY_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-describe('openRedisConnection', () => {
+describe.runIf(REDIS_AVAILABLE)('openRedisConnection', () => {
   it('connects, prefixes keys and round-trips a value', async () => {
-    const redis = await openRedisConnection(REDIS_URL, { prefix: `t${process.pid}:` });
+    const prefix = uniqueRedisPrefix('conn');
+    const redis = await openRedisConnection(TEST_REDIS_URL, { prefix });
     try {
       expect(redis.isReady()).toBe(true);
       const key = redis.key('probe', 'a');
-      expect(key).toBe(`t${process.pid}:probe:a`);
+      expect(key).toBe(`${prefix}probe:a`);
       await redis.client.set(key, 'v', { expiration: { type: 'PX', value: 5000 } });
       expect(await redis.client.get(key)).toBe('v');
       await redis.client.del(key);
