@@ -41,6 +41,7 @@ import type { ServerLogger } from './logging/server-logger.js';
 import { createAuditStore } from './storage/audit-store.js';
 import { isDatabaseUnavailableError } from './storage/database-unavailable.js';
 import { openRelayDatabase } from './storage/open-relay-database.js';
+import { openRedisConnection } from './scale/redis-connection.js';
 import type { PostgresProblemCode } from './storage/postgres-database.js';
 import type { RelayDatabase } from './storage/relay-database.js';
 import { MIN_CLI_VERSION } from './version.js';
@@ -77,7 +78,8 @@ export interface StartServerOptions {
       | AuditWriterProblem
       | { code: 'audit_retention_failed' }
       | { code: 'cache_write_failed' }
-      | { code: PostgresProblemCode },
+      | { code: PostgresProblemCode }
+      | { code: 'redis_unavailable' },
   ) => void;
   /** Reads secret bindings (provisioning uses an identity of the target pool). */
   readonly readSecret?: SecretReader;
@@ -127,21 +129,34 @@ export async function startServer(
   // Each request runs in a scope of its own: its audit row and its upstream requests are added
   // to its trace, for its log line and its metrics.
   const requestScope = createRequestScope();
+  // Redis (RELAY_REDIS_URL, with PostgreSQL only): the shared state of several replicas — the
+  // pool's coordinator, the governor's pace and the quota tallies (README, "Scaling out"). Opened
+  // first: a Redis that cannot be reached fails the start with RedisUnavailableError (no URL).
+  const redis =
+    config.redisUrl === undefined
+      ? undefined
+      : await openRedisConnection(config.redisUrl, {
+          ...(config.redisPrefix === undefined ? {} : { prefix: config.redisPrefix }),
+          onProblem: reportProblem,
+        });
   // SQLite (RELAY_DATABASE, the default) or PostgreSQL (a postgres:// RELAY_DATABASE_URL). On
-  // PostgreSQL the relay holds the database exclusively: its leases, cooldowns and quota live in
-  // this process's memory, so a second replica would break the pool's rules (README, "Scaling
-  // out").
+  // PostgreSQL without Redis the relay holds the database exclusively: its leases, cooldowns and
+  // quota live in this process's memory, so a second replica would break the pool's rules. With
+  // Redis they are shared, and replicas share the database.
   const database = await openRelayDatabase(
     config.postgresUrl === undefined
       ? { dialect: 'sqlite', path: config.database }
       : { dialect: 'postgres', url: config.postgresUrl },
     {
       now: () => new Date(now()),
-      exclusive: true,
+      exclusive: redis === undefined,
       onProblem: reportProblem,
       ...(config.postgresSchema === undefined ? {} : { schema: config.postgresSchema }),
     },
-  );
+  ).catch(async (error: unknown) => {
+    await redis?.close();
+    throw error;
+  });
   const transport = createForgeTransport({
     hosts: {
       apiUrl: config.forgeApiUrl,
@@ -342,6 +357,7 @@ export async function startServer(
     await transport.close();
     await rewriteCheckOffload.close();
     await database.close();
+    await redis?.close();
   };
   // Deadlines on headers, whole requests and idle connections, and a bound on the connections
   // of one address: a client trickling its request cannot hold connections (README, "Limits and
