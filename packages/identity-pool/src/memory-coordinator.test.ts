@@ -3,11 +3,11 @@ import { runCoordinatorContract } from './coordinator.contract.js';
 import { createMemoryCoordinator } from './memory-coordinator.js';
 import { createFakeClock } from './__fixtures__/fake-clock.js';
 
-runCoordinatorContract('memory', (clock) => ({
+runCoordinatorContract({ describe, it }, 'memory', (clock) => ({
   coordinator: createMemoryCoordinator({ now: clock }),
 }));
 
-runCoordinatorContract('memory with eager sweeping', (clock) => ({
+runCoordinatorContract({ describe, it }, 'memory with eager sweeping', (clock) => ({
   coordinator: createMemoryCoordinator({ now: clock, sweepThreshold: 2 }),
 }));
 
