@@ -250,6 +250,92 @@ describe('relay native run and workflow reads through relay-server and the simul
     });
   }, 60_000);
 
+  it('run view --job and --attempt (the current one): gh’s job summary and attempt header; upstream reads counted', async () => {
+    const id = String(slowRunId);
+    const slow = await direct<RestRun>(`/repos/acme/widgets/actions/runs/${id}`);
+    const [job] = (await direct<{ jobs: RestJob[] }>(`/repos/acme/widgets/actions/runs/${id}/jobs`))
+      .jobs;
+    const jobId = String(job?.id);
+    const jobPath = `/repos/acme/widgets/actions/jobs/${jobId}`;
+    sim.requests.clear();
+    const viewed = await relay(
+      ['native', 'run', 'view', '--job', jobId, '-R', 'acme/widgets', '--exit-status'],
+      env,
+    );
+    expect(viewed).toEqual({
+      code: 1,
+      stdout:
+        `\nX main Nightly · ${id}\nTriggered via schedule less than a minute ago\n\n` +
+        `X slow in 4m34s (ID ${jobId})\n  * Set up job\n  * Soak\n\n` +
+        `To see the logs for the failed steps, try: gh run view --log-failed --job=${jobId}\n` +
+        `View this run on GitHub: ${slow.html_url}\n`,
+      stderr: '',
+    });
+    // The job, its run, the workflow, the PR list, the job's annotations: no jobs list, no
+    // artifacts (gh reads neither for a job).
+    expect(sim.requests.count({ path: jobPath })).toBe(1);
+    expect(sim.requests.count({ path: `/repos/acme/widgets/actions/runs/${id}` })).toBe(1);
+    expect(sim.requests.count({ path: `/repos/acme/widgets/actions/runs/${id}/jobs` })).toBe(0);
+    expect(sim.requests.count({ path: `/repos/acme/widgets/actions/runs/${id}/artifacts` })).toBe(
+      0,
+    );
+    expect(
+      sim.requests.count({ path: `/repos/acme/widgets/check-runs/${jobId}/annotations` }),
+    ).toBe(1);
+
+    const exported = await relay(
+      ['native', 'run', 'view', '-j', jobId, '-R', 'acme/widgets', '--json', 'databaseId,attempt'],
+      env,
+    );
+    expect(exported).toEqual({
+      code: 0,
+      stdout: `{"attempt":1,"databaseId":${id}}\n`,
+      stderr: expect.stringMatching(/^(relay: [^\n]*\n)*$/) as string,
+    });
+
+    const attempt = await relay(
+      [
+        'native',
+        'run',
+        'view',
+        id,
+        '-R',
+        'acme/widgets',
+        '--attempt',
+        '1',
+        '--json',
+        'url,attempt',
+      ],
+      env,
+    );
+    expect(attempt.stdout).toBe(`{"attempt":1,"url":"${slow.html_url}/attempts/1"}\n`);
+    const summary = await relay(
+      ['native', 'run', 'view', id, '-R', 'acme/widgets', '-a', '1'],
+      env,
+    );
+    expect(summary.code).toBe(0);
+    expect(summary.stdout.split('\n').slice(0, 2)).toEqual([
+      '',
+      `X main Nightly · ${id} (Attempt #1)`,
+    ]);
+    expect(summary.stdout).toContain(`View this run on GitHub: ${slow.html_url}/attempts/1\n`);
+
+    // Another attempt needs /attempts/N (no relay route); RELAY_NO_FALLBACK=1 refuses gh.
+    const other = await relay(['native', 'run', 'view', id, '-R', 'acme/widgets', '-a', '2'], env);
+    expect(other.code).toBe(1);
+    expect(other.stderr).toContain('fallback_local, reason unsupported_flag');
+    const missing = await relay(
+      ['native', 'run', 'view', '--job', '999999', '-R', 'acme/widgets'],
+      env,
+    );
+    expect(missing).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'failed to get job: HTTP 404: Not Found (https://api.github.com/repos/acme/widgets/actions/jobs/999999)\n',
+    });
+  }, 60_000);
+
   it('run view with more than 100 jobs: client rule 9’s unsupported_run_export, the summary and --log run gh', async () => {
     const { run } = sim.world.addRun({
       owner: 'acme',

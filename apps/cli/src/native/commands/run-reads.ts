@@ -298,6 +298,66 @@ export async function readRun(
 }
 
 /**
+ * The job `--job` names (gh's `shared.GetJob`, route job_view): a 404 is gh's
+ * `failed to get job: HTTP 404: …` (exit 1); an answer naming another job is unproved.
+ *
+ * @param id - the job id as gh sends it (canonical decimal)
+ */
+export async function readJob(
+  port: RelayPort,
+  repo: GhRepository,
+  id: string,
+  log: EnvelopeLog,
+): Promise<ReadStep<GoJob>> {
+  const rest = `/actions/jobs/${id}`;
+  const result = await port.read({ path: `${repoApiPath(repo)}${rest}` });
+  if (result.kind === 'fallback') return result;
+  const { envelope } = result;
+  log.add(envelope);
+  if (envelope.status === 404) {
+    const text = formatGhHttpErrorText(envelope, ghApiUrl(repo, rest));
+    return { kind: 'error', stderr: `failed to get job: ${text}\n` };
+  }
+  const job = decodeRestJob(okJsonBody(envelope));
+  return job === undefined || String(job.id) !== id || job.runId <= 0
+    ? UNPROVED
+    : { kind: 'ok', value: job };
+}
+
+/**
+ * The jobs of `--attempt N` when N is the run's current attempt: gh reads
+ * `/runs/{id}/attempts/{N}/jobs`, the relay reads `/runs/{id}/jobs`, whose default
+ * `filter=latest` lists the latest attempt's jobs (GitHub changelog 2020-03-09, "New filter
+ * parameter in workflow jobs API"). Each job must say it is of attempt N (`run_attempt`):
+ * a rerun between the two reads, or a job without the field, is unproved.
+ */
+export function jobsOfAttempt(
+  jobs: ReadStep<readonly GoJob[]>,
+  attempt: number,
+): ReadStep<readonly GoJob[]> {
+  if (jobs.kind !== 'ok' || attempt === 0) return jobs;
+  return jobs.value.every((job) => job.runAttempt === attempt) ? jobs : UNPROVED;
+}
+
+/** An `html_url` Go's `url.JoinPath` extends without cleaning or escaping anything. */
+const PLAIN_URL = /^https?:\/\/[A-Za-z0-9.-]+(?::\d+)?(?:\/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)+$/;
+
+/**
+ * The run as gh's `GetRun(…, attempt)` holds it, from the run the relay read
+ * (`/runs/{id}`): for `--attempt N` equal to the run's `run_attempt`, the attempt's run is the
+ * run itself (gh reads `/runs/{id}/attempts/{N}`, no relay route) with gh's `url` —
+ * `url.JoinPath(html_url, "/attempts/N")`. `other` is another attempt (gh runs);
+ * `undefined` a `url` whose join this module does not prove (a segment starting with a dot,
+ * an escape, a query, a trailing slash). `attempt` 0 is no attempt: the run as read.
+ */
+export function runOfAttempt(run: GoRun, attempt: number): GoRun | 'other' | undefined {
+  if (attempt === 0) return run;
+  if (run.attempt !== attempt) return 'other';
+  if (!PLAIN_URL.test(run.url)) return undefined;
+  return { ...run, url: `${run.url}/attempts/${String(attempt)}` };
+}
+
+/**
  * The run's jobs (gh's `shared.GetJobs`, route run_jobs): gh reads the run's `jobs_url` with
  * `per_page=100` and follows `Link`; the relay reads one page and serves it only when it
  * holds every job (`total_count` equal to the page, no next page: SPEC.md client rule 10).

@@ -1,9 +1,11 @@
 import type { GhRepository } from '../argv/repo-selector.js';
 import { delegated, printed } from '../export/export-output.js';
+import type { CommandOutcome } from '../export/export-output.js';
 import type { GoJob, GoRun } from '../export/run-export.js';
 import {
   decodeRestAnnotations,
   decodeRestArtifacts,
+  renderJobSummary,
   renderRunSummary,
 } from '../export/run-view-export.js';
 import type { GoAnnotation, GoArtifact } from '../export/run-view-export.js';
@@ -13,11 +15,13 @@ import {
   EnvelopeLog,
   RUN_NOTED_ROUTES,
   UNPROVED,
+  jobsOfAttempt,
   okJsonBody,
   readJobs,
   readRun,
   readWorkflow,
   repoApiPath,
+  runOfAttempt,
   stopOutcome,
 } from './run-reads.js';
 import type { ActionsOutcome, ReadStep } from './run-reads.js';
@@ -32,6 +36,39 @@ export interface RunSummaryOptions {
   readonly now: number;
   readonly verbose: boolean;
   readonly exitStatus: boolean;
+  /** `--attempt` (0: none): served only when it is the run's current attempt. */
+  readonly attempt: number;
+  /** The job `--job` named, read first (its run is `id`). */
+  readonly job?: GoJob;
+  /** The answers read before (the job's), for rule 8's note; a new log when absent. */
+  readonly log?: EnvelopeLog;
+}
+
+/** The routes whose cached answers `run view` notes (rule 8). */
+export const RUN_VIEW_NOTED_ROUTES: readonly string[] = [
+  ...RUN_NOTED_ROUTES,
+  'job_view',
+  'pr_list',
+];
+
+/**
+ * The run `run view` shows (gh's `GetRun(…, attempt)`, route run_view): the run, or for
+ * `--attempt N` the run of its current attempt N ({@link runOfAttempt}); another attempt runs
+ * gh (`unsupported_flag`: no relay route reads `/attempts/N`). A missing run with an attempt
+ * is unproved (gh names the attempt's URL in its error).
+ */
+export async function readViewedRun(
+  port: RelayPort,
+  repo: GhRepository,
+  id: string,
+  attempt: number,
+  log: EnvelopeLog,
+): Promise<ReadStep<GoRun> | Extract<CommandOutcome, { readonly kind: 'delegate' }>> {
+  const run = await readRun(port, repo, id, log);
+  if (run.kind !== 'ok') return attempt > 0 && run.kind === 'error' ? UNPROVED : run;
+  const viewed = runOfAttempt(run.value, attempt);
+  if (viewed === 'other') return { kind: 'delegate', reason: 'unsupported_flag' };
+  return viewed === undefined ? UNPROVED : { kind: 'ok', value: viewed };
 }
 
 function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
@@ -166,7 +203,9 @@ async function readAnnotations(
  * `gh run view <run-id>` without `--json` (stdout not a terminal): the run, its workflow, its
  * jobs (one page holding them all), the PR of its branch ({@link readPullForRun}), its
  * artifacts and each job's annotations, printed as gh's summary; `--exit-status` exits 1 for
- * a failed run. Anything unproved runs gh.
+ * a failed run. With `--job` (the job already read): the run, its workflow, the PR and the
+ * job's annotations, printed as gh's job summary (no jobs list, no artifacts: gh reads
+ * neither). `--attempt N` serves the run's current attempt only. Anything unproved runs gh.
  */
 export async function runSummary(
   port: RelayPort,
@@ -174,33 +213,43 @@ export async function runSummary(
   id: string,
   options: RunSummaryOptions,
 ): Promise<ActionsOutcome> {
-  const log = new EnvelopeLog([...RUN_NOTED_ROUTES, 'pr_list']);
-  const run = await readRun(port, repo, id, log);
+  const { attempt, job } = options;
+  const log = options.log ?? new EnvelopeLog(RUN_VIEW_NOTED_ROUTES);
+  const run = await readViewedRun(port, repo, id, attempt, log);
+  if (run.kind === 'delegate') return run;
   if (run.kind !== 'ok') return stopOutcome(run, false);
   const workflow = await readWorkflow(port, repo, String(run.value.workflowId));
   if (workflow.kind === 'error') return delegated('unsupported_shape');
   if (workflow.kind !== 'ok') return stopOutcome(workflow, false);
-  const jobs = await readJobs(port, repo, run.value, log);
+  const jobs =
+    job === undefined
+      ? jobsOfAttempt(await readJobs(port, repo, run.value, log), attempt)
+      : { kind: 'ok' as const, value: [job] };
   if (jobs.kind !== 'ok') return stopOutcome(jobs, false);
   const pr = await readPullForRun(port, repo, run.value, log);
   if (pr.kind !== 'ok') return stopOutcome(pr, false);
-  const artifacts = await readArtifacts(port, repo, run.value);
+  const artifacts =
+    job === undefined
+      ? await readArtifacts(port, repo, run.value)
+      : { kind: 'ok' as const, value: [] };
   if (artifacts.kind !== 'ok') return stopOutcome(artifacts, false);
   const annotations = await readAnnotations(port, repo, jobs.value);
   if (annotations.kind !== 'ok') return stopOutcome(annotations, false);
-  const rendered = renderRunSummary(
-    {
-      run: run.value,
-      workflowName: workflow.value.name,
-      prNumber: pr.value,
-      repoFullName: `${repo.owner}/${repo.name}`,
-      jobs: jobs.value,
-      annotations: annotations.value,
-      artifacts: artifacts.value,
-      verbose: options.verbose,
-    },
-    options.now,
-  );
+  const header = {
+    run: run.value,
+    workflowName: workflow.value.name,
+    prNumber: pr.value,
+    repoFullName: `${repo.owner}/${repo.name}`,
+    attempt,
+    annotations: annotations.value,
+  };
+  const rendered =
+    job === undefined
+      ? renderRunSummary(
+          { ...header, jobs: jobs.value, artifacts: artifacts.value, verbose: options.verbose },
+          options.now,
+        )
+      : renderJobSummary({ ...header, job }, options.now);
   if (rendered === undefined) return delegated('unsupported_shape');
   return printed(
     rendered.text,

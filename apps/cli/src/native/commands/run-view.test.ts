@@ -149,14 +149,14 @@ describe('gh run view --json through the relay port', () => {
   it.each([
     ['--log', [], { log: ['true'], json: ['status'] }, 'unsupported_flag'],
     ['--log-failed', [], { 'log-failed': ['true'] }, 'unsupported_flag'],
+    ['--attempt -1', [], { attempt: ['-1'], json: ['status'] }, 'invalid_usage'],
     [
-      '--attempt 2 (no attempts route)',
+      '--attempt beyond 2^53−1',
       [],
-      { attempt: ['2'], json: ['status'] },
+      { attempt: ['9007199254740993'], json: ['status'] },
       'unsupported_flag',
     ],
-    ['--attempt -1', [], { attempt: ['-1'], json: ['status'] }, 'invalid_usage'],
-    ['--job', [], { job: ['20'], json: ['status'] }, 'unsupported_flag'],
+    ['--log --job', [], { log: ['true'], job: ['20'] }, 'unsupported_flag'],
   ])('%s runs gh', async (_name, args, flags, reason) => {
     const port = createFakeRunPort({});
     const ids = args.length === 0 ? ['1234'] : args;
@@ -417,5 +417,258 @@ describe('gh run view (the summary) through the relay port', () => {
       code: 0,
       stderr: expect.stringContaining('relay: pr_list served stale'),
     });
+  });
+});
+
+const JOB_10 = '/repos/OWNER/REPO/actions/jobs/10';
+const RUN_3 = '/repos/OWNER/REPO/actions/runs/3';
+
+describe('gh run view --job through the relay port', () => {
+  it('view_test.go "noninteractive with job": gh’s bytes; reads job, run, workflow, PRs, the job’s annotations', async () => {
+    const port = createFakeRunPort(
+      summaryAnswers(3, restRun(3, 'completed', 'success'), [SUCCESSFUL_JOB], {
+        [JOB_10]: { body: SUCCESSFUL_JOB, route: 'job_view' },
+      }),
+    );
+    const outcome = await runRunView(port, plan([], { job: ['10'] }), options);
+    expect(outcome).toEqual({
+      kind: 'done',
+      code: 0,
+      stdout:
+        '\n✓ trunk CI · 3\nTriggered via push about 59 minutes ago\n\n✓ cool job in 4m34s (ID 10)\n  ✓ fob the barz\n  ✓ barz the fob\n\nTo see the full job log, try: gh run view --log --job=10\nView this run on GitHub: https://github.com/runs/3\n',
+      stderr: '',
+    });
+    // gh reads neither the run's jobs nor its artifacts for a job.
+    expect(port.reads.map((read) => read.path)).toEqual([
+      JOB_10,
+      RUN_3,
+      WORKFLOW,
+      PULLS,
+      '/repos/OWNER/REPO/check-runs/10/annotations',
+    ]);
+  });
+
+  it('a failed job: its steps, annotations, the --log-failed hint; --exit-status fails on the job', async () => {
+    const answers = summaryAnswers(1234, restRun(1234, 'completed', 'success'), [FAILED_JOB], {
+      '/repos/OWNER/REPO/actions/jobs/20': { body: FAILED_JOB, route: 'job_view' },
+      '/repos/OWNER/REPO/check-runs/20/annotations': { body: FAILED_JOB_ANNOTATIONS },
+    });
+    // The run id beside --job is ignored, as gh ignores it.
+    const outcome = await runRunView(
+      createFakeRunPort(answers),
+      plan(['99'], { job: ['20'], 'exit-status': ['true'] }),
+      options,
+    );
+    expect(outcome).toEqual({
+      kind: 'done',
+      code: 1,
+      stdout:
+        '\n✓ trunk CI · 1234\nTriggered via push about 59 minutes ago\n\nX sad job in 4m34s (ID 20)\n  ✓ barf the quux\n  X quux the barf\n\nANNOTATIONS\nX the job is sad\nsad job: blaze.py#420\n\n\nTo see the logs for the failed steps, try: gh run view --log-failed --job=20\nView this run on GitHub: https://github.com/runs/1234\n',
+      stderr: '',
+    });
+    const plain = await runRunView(createFakeRunPort(answers), plan([], { job: ['20'] }), options);
+    expect(plain).toMatchObject({ code: 0 });
+  });
+
+  it('the job’s run failed at start-up: the workflow file issue text', async () => {
+    const port = createFakeRunPort(
+      summaryAnswers(3, restRun(3, 'completed', 'startup_failure'), [SUCCESSFUL_JOB], {
+        [JOB_10]: { body: SUCCESSFUL_JOB },
+      }),
+    );
+    expect(
+      await runRunView(port, plan([], { job: ['10'], 'exit-status': ['true'] }), options),
+    ).toMatchObject({
+      code: 1,
+      stdout:
+        '\nX trunk CI · 3\nTriggered via push about 59 minutes ago\n\nX This run likely failed because of a workflow file issue.\n\nFor more information, see: https://github.com/runs/3\n',
+    });
+  });
+
+  it('--json exports the job’s run (view_test.go: every job of the run with `jobs`): job, run, jobs', async () => {
+    const port = createFakeRunPort(
+      summaryAnswers(3, restRun(3, 'completed', 'success'), [SUCCESSFUL_JOB, FAILED_JOB], {
+        [JOB_10]: { body: SUCCESSFUL_JOB, route: 'job_view' },
+      }),
+    );
+    const outcome = await runRunView(
+      port,
+      plan([], { job: ['10'], json: ['databaseId,jobs'] }),
+      options,
+    );
+    const exported = JSON.parse(outcome.kind === 'done' ? outcome.stdout : '{}') as {
+      databaseId: number;
+      jobs: { databaseId: number }[];
+    };
+    expect(exported.databaseId).toBe(3);
+    expect(exported.jobs.map((job) => job.databaseId)).toEqual([10, 20]);
+    expect(port.reads.map((read) => read.path)).toEqual([JOB_10, RUN_3, `${RUN_3}/jobs`]);
+    const bare = createFakeRunPort({
+      [JOB_10]: { body: SUCCESSFUL_JOB },
+      [RUN_3]: { body: restRun(3, 'completed', 'success') },
+    });
+    expect(
+      await runRunView(bare, plan([], { job: ['10'], json: ['databaseId'] }), options),
+    ).toEqual({ kind: 'done', code: 0, stdout: '{"databaseId":3}\n', stderr: '' });
+  });
+
+  it('a missing job: gh’s `failed to get job: HTTP 404` text, exit 1, one read', async () => {
+    for (const flags of [{ job: ['77'] }, { job: ['77'], json: ['status'] }]) {
+      const port = createFakeRunPort({
+        '/repos/OWNER/REPO/actions/jobs/77': {
+          status: 404,
+          text: '{"message":"Not Found"}',
+          route: 'job_view',
+        },
+      });
+      expect(await runRunView(port, plan([], flags), options)).toEqual({
+        kind: 'done',
+        code: 1,
+        stdout: '',
+        stderr:
+          'failed to get job: HTTP 404: Not Found (https://api.github.com/repos/OWNER/REPO/actions/jobs/77)\n',
+      });
+      expect(port.reads).toHaveLength(1);
+    }
+  });
+
+  it.each([
+    ['a job id that is not canonical decimal', '010', {}],
+    ['an answer naming another job', '10', { [JOB_10]: { body: { ...SUCCESSFUL_JOB, id: 11 } } }],
+    ['a job without its run', '10', { [JOB_10]: { body: { ...SUCCESSFUL_JOB, run_id: null } } }],
+  ])('%s: gh runs (an export: unsupported_run_export)', async (_name, id, answers) => {
+    const human = await runRunView(createFakeRunPort(answers), plan([], { job: [id] }), options);
+    expect(human).toEqual({ kind: 'delegate', reason: 'unsupported_shape' });
+    const exported = await runRunView(
+      createFakeRunPort(answers),
+      plan([], { job: [id], json: ['status'] }),
+      options,
+    );
+    expect(exported).toEqual({ kind: 'run_export' });
+  });
+});
+
+/** gh's SuccessfulRun and SuccessfulJob of a run on its third attempt. */
+const RUN_3_ATTEMPT_3 = restRun(3, 'completed', 'success', { run_attempt: 3 });
+const JOB_ATTEMPT_3 = { ...SUCCESSFUL_JOB, run_attempt: 3 };
+
+describe('gh run view --attempt N through the relay port (N the run’s current attempt)', () => {
+  it('view_test.go "exit status, successful run, with attempt": the attempt in the header and the URL', async () => {
+    const port = createFakeRunPort(summaryAnswers(3, RUN_3_ATTEMPT_3, [JOB_ATTEMPT_3]));
+    const outcome = await runRunView(
+      port,
+      plan(['3'], { attempt: ['3'], 'exit-status': ['true'] }),
+      options,
+    );
+    expect(outcome).toEqual({
+      kind: 'done',
+      code: 0,
+      stdout:
+        '\n✓ trunk CI · 3 (Attempt #3)\nTriggered via push about 59 minutes ago\n\nJOBS\n✓ cool job in 4m34s (ID 10)\n\nFor more information about the job, try: gh run view --job=10\nView this run on GitHub: https://github.com/runs/3/attempts/3\n',
+      stderr: '',
+    });
+    // The run's own jobs: run_jobs' default filter=latest is the latest attempt's.
+    expect(port.reads[2]).toEqual({ path: `${RUN_3}/jobs`, query: { per_page: '100' } });
+  });
+
+  it('view_test.go "associate with PR with attempt" and "with artifacts and attempt"', async () => {
+    const withPr = createFakeRunPort(
+      summaryAnswers(3, RUN_3_ATTEMPT_3, [JOB_ATTEMPT_3], {
+        [`${PULLS}?page=1`]: { body: [pull(2898, 'trunk', '2021-02-01T00:00:00Z')] },
+      }),
+    );
+    const pr = await runRunView(withPr, plan(['3'], { attempt: ['0x3'] }), options);
+    expect(pr.kind === 'done' && pr.stdout.split('\n')[1]).toBe(
+      '✓ trunk CI OWNER/REPO#2898 · 3 (Attempt #3)',
+    );
+    const artifacts = createFakeRunPort(
+      summaryAnswers(3, RUN_3_ATTEMPT_3, [], {
+        [`${RUN_3}/artifacts`]: {
+          body: {
+            artifacts: [
+              { name: 'artifact-1', expired: false },
+              { name: 'artifact-2', expired: true },
+              { name: 'artifact-3', expired: false },
+            ],
+          },
+        },
+      }),
+    );
+    expect(await runRunView(artifacts, plan(['3'], { attempt: ['3'] }), options)).toMatchObject({
+      stdout:
+        '\n✓ trunk CI · 3 (Attempt #3)\nTriggered via push about 59 minutes ago\n\nJOBS\n\n\nARTIFACTS\nartifact-1\nartifact-2 (expired)\nartifact-3\n\nFor more information about a job, try: gh run view --job=<job-id>\nView this run on GitHub: https://github.com/runs/3/attempts/3\n',
+    });
+  });
+
+  it('--json: `attempt`, gh’s attempt URL and the attempt’s jobs', async () => {
+    const port = createFakeRunPort(summaryAnswers(3, RUN_3_ATTEMPT_3, [JOB_ATTEMPT_3]));
+    const outcome = await runRunView(
+      port,
+      plan(['3'], { attempt: ['3'], json: ['attempt,url,jobs'] }),
+      options,
+    );
+    expect(outcome).toMatchObject({ kind: 'done', code: 0 });
+    const exported = JSON.parse(outcome.kind === 'done' ? outcome.stdout : '{}') as {
+      attempt: number;
+      url: string;
+      jobs: { databaseId: number }[];
+    };
+    expect(exported.attempt).toBe(3);
+    expect(exported.url).toBe('https://github.com/runs/3/attempts/3');
+    expect(exported.jobs.map((job) => job.databaseId)).toEqual([10]);
+  });
+
+  it('--job with --attempt: the job’s run at that attempt', async () => {
+    const port = createFakeRunPort(
+      summaryAnswers(3, RUN_3_ATTEMPT_3, [JOB_ATTEMPT_3], { [JOB_10]: { body: JOB_ATTEMPT_3 } }),
+    );
+    const outcome = await runRunView(port, plan([], { job: ['10'], attempt: ['3'] }), options);
+    expect(outcome).toMatchObject({ code: 0 });
+    expect(outcome.kind === 'done' && outcome.stdout).toContain('✓ trunk CI · 3 (Attempt #3)\n');
+    expect(outcome.kind === 'done' && outcome.stdout).toContain(
+      'View this run on GitHub: https://github.com/runs/3/attempts/3\n',
+    );
+  });
+
+  it('another attempt runs gh after the one run read (no relay route reads /attempts/N)', async () => {
+    for (const flags of [{ attempt: ['2'] }, { attempt: ['4'], json: ['status'] }]) {
+      const port = createFakeRunPort(summaryAnswers(3, RUN_3_ATTEMPT_3, [JOB_ATTEMPT_3]));
+      expect(await runRunView(port, plan(['3'], flags), options)).toEqual({
+        kind: 'delegate',
+        reason: 'unsupported_flag',
+      });
+      expect(port.reads).toHaveLength(1);
+    }
+  });
+
+  it.each([
+    [
+      'a job of another attempt (a rerun between the reads)',
+      summaryAnswers(3, RUN_3_ATTEMPT_3, [{ ...SUCCESSFUL_JOB, run_attempt: 4 }]),
+    ],
+    ['a job without run_attempt', summaryAnswers(3, RUN_3_ATTEMPT_3, [SUCCESSFUL_JOB])],
+    [
+      'an html_url with a query (Go’s JoinPath not modelled)',
+      summaryAnswers(3, { ...RUN_3_ATTEMPT_3, html_url: 'https://github.com/runs/3?x=1' }, [
+        JOB_ATTEMPT_3,
+      ]),
+    ],
+    [
+      'a missing run (gh names the attempt’s URL)',
+      { [RUN_3]: { status: 404, text: '{"message":"Not Found"}' } },
+    ],
+  ])('%s: unproved', async (_name, answers) => {
+    const human = await runRunView(
+      createFakeRunPort(answers),
+      plan(['3'], { attempt: ['3'] }),
+      options,
+    );
+    expect(human).toEqual({ kind: 'delegate', reason: 'unsupported_shape' });
+    const exported = await runRunView(
+      createFakeRunPort(answers),
+      plan(['3'], { attempt: ['3'], json: ['jobs,url'] }),
+      options,
+    );
+    expect(exported).toEqual({ kind: 'run_export' });
   });
 });

@@ -8,9 +8,16 @@ import { runFieldValue } from '../export/run-export.js';
 import type { GoJob } from '../export/run-export.js';
 import type { RelayPort } from '../relay-port.js';
 import { finishActionsOutcome } from './run-outcome.js';
-import { EnvelopeLog, readJobs, readRun, readWorkflow, stopOutcome } from './run-reads.js';
+import {
+  EnvelopeLog,
+  jobsOfAttempt,
+  readJob,
+  readJobs,
+  readWorkflow,
+  stopOutcome,
+} from './run-reads.js';
 import type { ActionsOutcome } from './run-reads.js';
-import { runSummary } from './run-view-summary.js';
+import { RUN_VIEW_NOTED_ROUTES, readViewedRun, runSummary } from './run-view-summary.js';
 import type { ServedCommand } from './served-command.js';
 
 /** What `run view` reads besides the port. */
@@ -30,32 +37,39 @@ function isOn(flags: ServePlan['flags'], name: string): boolean {
 
 /**
  * `--attempt` as pflag's `Uint64Var` reads it (Go `strconv.ParseUint(s, 0, 64)`, client rule
- * 12): `0` is no attempt; another number needs `/attempts/N` (no relay route); not an
- * unsigned integer is gh's flag error.
+ * 12): `0` is no attempt; beyond 2^53−1 no run's attempt (gh runs); not an unsigned integer is
+ * gh's flag error (gh runs).
  */
-function checkAttempt(flags: ServePlan['flags']): ActionsOutcome | undefined {
+function readAttempt(flags: ServePlan['flags']): number | ActionsOutcome {
   const raw = flags.attempt?.at(-1);
-  if (raw === undefined) return undefined;
+  if (raw === undefined) return 0;
   const value = /^[+-]/.test(raw) ? undefined : parseGoInt(raw);
   if (value === undefined) return delegated('invalid_usage');
-  return value === 0n ? undefined : delegated('unsupported_flag');
+  return value > BigInt(Number.MAX_SAFE_INTEGER) ? delegated('unsupported_flag') : Number(value);
 }
 
 /**
- * `gh run view <run-id> --json fields [--jq expr]` through the relay (cli/cli v2.60.0
- * `runView` with an exporter, stdout not a terminal): the run (route run_view, with
+ * `gh run view` through the relay (cli/cli v2.60.0 `runView`, stdout not a terminal).
+ *
+ * With `--json fields [--jq expr]`: the run (route run_view, with
  * `exclude_pull_requests=true`), the workflow for `workflowName` (route workflow_view), the
  * jobs for `jobs` (route run_jobs, one page holding them all) — 1, 2 or 3 reads (SPEC.md
  * client rule 10). `--exit-status` and `--verbose` do not change an export (gh returns after
  * writing it). A missing run is gh's `failed to get run: HTTP 404: …` (exit 1).
  *
- * gh runs instead for: the human summary (its title's PR number comes from a GraphQL
- * `pullRequests(headRefName:)` lookup across every head repository that REST cannot
- * reproduce; REST's run `pull_requests` lists only open same-repository PRs), `--log` and
- * `--log-failed` (gh prints per-step lines of the run's log zip, which no relay route
- * serves), `--job`, `--attempt` above 0, `--web`, no run id; an unproved export (an integer
- * beyond ±(2^53−1), more than 100 jobs, a body Go decodes differently) is client rule 9's
- * `unsupported_run_export`.
+ * Without `--json`: gh's summary ({@link runSummary}); its PR number comes from a GraphQL
+ * `pullRequests(headRefName:)` lookup that the relay replays over REST's PR list.
+ *
+ * `--job <id>` (the run id, if any, ignored as gh does) reads the job first (route job_view;
+ * gh's `failed to get job: HTTP 404: …`) and then its run: an export is the run's, the summary
+ * is the job's. `--attempt N` is served when N is the run's current `run_attempt` (gh's
+ * header names the attempt, its URL gains `/attempts/N`); another attempt needs
+ * `/attempts/N`, which no relay route reads.
+ *
+ * gh runs instead for: `--log` and `--log-failed` (README "run view --log": the run's log zip,
+ * which no relay route serves, cannot be rebuilt from job logs provably), `--web`, no run or
+ * job id; an unproved export (an integer beyond ±(2^53−1), more than 100 jobs, a body Go
+ * decodes differently) is client rule 9's `unsupported_run_export`.
  */
 export async function runRunView(
   port: RelayPort,
@@ -68,28 +82,42 @@ export async function runRunView(
     if (selection.error.code === 'invalid_csv') return delegated('invalid_usage');
     return printed('', formatJsonFieldError(selection.error), 1);
   }
-  const attempt = checkAttempt(flags);
-  if (attempt !== undefined) return attempt;
-  const [id] = plan.args;
-  const job = flags.job?.at(-1);
-  if (job !== undefined && job !== '') return delegated('unsupported_flag');
+  const attempt = readAttempt(flags);
+  if (typeof attempt !== 'number') return attempt;
+  const jobFlag = flags.job?.at(-1);
+  const jobId = jobFlag === '' ? undefined : jobFlag;
+  const id = jobId ?? plan.args[0];
   if (id === undefined) return delegated('invalid_usage');
   if (isOn(flags, 'log') || isOn(flags, 'log-failed')) return delegated('unsupported_flag');
   const selected = selection.value;
   const repo = plan.repo?.repo;
   if (repo === undefined) return delegated('unsupported_shape');
+  const runExport = selected.kind !== 'human';
+  if (!RUN_ID.test(id) || !Number.isSafeInteger(Number(id))) {
+    return runExport ? { kind: 'run_export' } : delegated('unsupported_shape');
+  }
+  const log = new EnvelopeLog(RUN_VIEW_NOTED_ROUTES);
+  let runId = id;
+  let job: GoJob | undefined;
+  if (jobId !== undefined) {
+    const read = await readJob(port, repo, jobId, log);
+    if (read.kind !== 'ok') return stopOutcome(read, runExport);
+    job = read.value;
+    runId = String(job.runId);
+  }
   if (selected.kind === 'human') {
-    if (!RUN_ID.test(id)) return delegated('unsupported_shape');
-    return runSummary(port, repo, id, {
+    return runSummary(port, repo, runId, {
       ...options,
       verbose: isOn(flags, 'verbose'),
       exitStatus: isOn(flags, 'exit-status'),
+      attempt,
+      log,
+      ...(job === undefined ? {} : { job }),
     });
   }
-  if (!RUN_ID.test(id) || !Number.isSafeInteger(Number(id))) return { kind: 'run_export' };
-  const log = new EnvelopeLog();
 
-  const run = await readRun(port, repo, id, log);
+  const run = await readViewedRun(port, repo, runId, attempt, log);
+  if (run.kind === 'delegate') return run;
   if (run.kind !== 'ok') return stopOutcome(run, true);
   let workflowName = '';
   if (selected.fields.includes('workflowName')) {
@@ -101,7 +129,7 @@ export async function runRunView(
   }
   let jobs: readonly GoJob[] = [];
   if (selected.fields.includes('jobs')) {
-    const read = await readJobs(port, repo, run.value, log);
+    const read = jobsOfAttempt(await readJobs(port, repo, run.value, log), attempt);
     if (read.kind !== 'ok') return stopOutcome(read, true);
     jobs = read.value;
   }

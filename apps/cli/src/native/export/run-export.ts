@@ -31,6 +31,11 @@ export interface GoJob {
   readonly completedAt: GoTime;
   readonly url: string;
   readonly runId: number;
+  /**
+   * `run_attempt` (not in gh's `shared.Job`): the relay's proof that a job of `/runs/{id}/jobs`
+   * is one of the attempt gh reads (`--attempt`); 0 when absent or not an unsigned integer.
+   */
+  readonly runAttempt?: number;
 }
 
 /**
@@ -202,7 +207,10 @@ export function decodeRestJob(value: unknown): GoJob | undefined {
     url: goString(value.html_url),
     runId: goInt(value.run_id),
   });
-  return scalars === undefined ? undefined : { ...scalars, steps };
+  if (scalars === undefined) return undefined;
+  const attempt = value.run_attempt;
+  const runAttempt = typeof attempt === 'number' && Number.isSafeInteger(attempt) ? attempt : 0;
+  return { ...scalars, steps, runAttempt };
 }
 
 /** Decodes a (sanitized) REST workflow into gh's `Workflow`; `undefined` as {@link decodeRestRun}. */

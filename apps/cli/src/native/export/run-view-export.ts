@@ -130,12 +130,20 @@ export interface RunSummary {
   readonly prNumber: number | undefined;
   /** `OWNER/REPO` as gh names the base repository. */
   readonly repoFullName: string;
+  /** `--attempt` (0: none; above 0, gh's header names it). */
+  readonly attempt?: number;
   readonly jobs: readonly GoJob[];
   readonly annotations: readonly GoAnnotation[];
   readonly artifacts: readonly GoArtifact[];
   /** `--verbose`: every job's steps. */
   readonly verbose: boolean;
 }
+
+/** What gh's `run view --job <id>` prints, gathered (no artifacts: gh reads none). */
+export type JobSummary = Omit<RunSummary, 'jobs' | 'artifacts' | 'verbose'> & {
+  /** The job `--job` names. */
+  readonly job: GoJob;
+};
 
 /** The bytes and the `--exit-status` verdict of a summary. */
 export interface RenderedRunSummary {
@@ -145,8 +153,26 @@ export interface RenderedRunSummary {
 }
 
 /**
+ * The start of both summaries: a blank line, the header, a blank line; and gh's workflow-file
+ * issue text (its end) for a startup failure or a failed run without jobs.
+ */
+function summaryStart(
+  summary: RunHeaderInput,
+  jobCount: number,
+  nowMillis: number,
+): { readonly text: string; readonly ended: boolean } {
+  const { run } = summary;
+  const text = `\n${renderRunHeader(summary, nowMillis)}\n\n`;
+  if ((jobCount === 0 && run.conclusion === 'failure') || run.conclusion === 'startup_failure') {
+    const issue = 'X This run likely failed because of a workflow file issue.\n\n';
+    return { text: `${text}${issue}For more information, see: ${run.url}\n`, ended: true };
+  }
+  return { text, ended: false };
+}
+
+/**
  * `gh run view <id>` without a terminal (cli/cli v2.60.0 `runView`, no `--job`): a blank line,
- * `RenderRunHeader` (`<symbol> <branch> <workflow>[ OWNER/REPO#PR] · <id>`,
+ * `RenderRunHeader` (`<symbol> <branch> <workflow>[ OWNER/REPO#PR] · <id>[ (Attempt #N)]`,
  * `Triggered via <event> <fuzzy age>`), then the workflow-file-issue text for a failed run
  * without jobs or a startup failure, else `JOBS` with `RenderJobs` (steps when `--verbose` or
  * the job failed), `ANNOTATIONS`, `ARTIFACTS` (` (expired)`), the hint line and
@@ -160,15 +186,11 @@ export function renderRunSummary(
   nowMillis: number,
 ): RenderedRunSummary | undefined {
   const { run, jobs } = summary;
-  let out = `\n${renderRunHeader(summary, nowMillis)}\n\n`;
-  if ((jobs.length === 0 && run.conclusion === 'failure') || run.conclusion === 'startup_failure') {
-    out += 'X This run likely failed because of a workflow file issue.\n\n';
-    out += `For more information, see: ${run.url}\n`;
-    return { text: out, failed: true };
-  }
-  const rendered = renderJobsAndAnnotations(jobs, summary.annotations, summary.verbose);
+  const start = summaryStart(summary, jobs.length, nowMillis);
+  if (start.ended) return { text: start.text, failed: true };
+  const rendered = renderJobLines(jobs, summary.verbose);
   if (rendered === undefined) return undefined;
-  out += rendered;
+  let out = `${start.text}JOBS\n${rendered}${renderAnnotations(summary.annotations)}`;
   if (summary.artifacts.length > 0) {
     out += '\nARTIFACTS\n';
     for (const artifact of summary.artifacts) {
@@ -188,34 +210,65 @@ export function renderRunSummary(
   return { text: out, failed: isFailureState(run.conclusion) };
 }
 
+/**
+ * `gh run view --job <id>` without a terminal (cli/cli v2.60.0 `runView` with a selected
+ * job): the header of the job's run, the workflow-file-issue text for a startup failure
+ * (the job counts as the run's one job), else the job with every step (`RenderJobs` verbose,
+ * no `JOBS` title), its `ANNOTATIONS`, the log hint (`--log-failed` for a failed job) and
+ * `View this run on GitHub: <url>`; `--exit-status` fails on the job's conclusion.
+ * `undefined` as {@link renderRunSummary}.
+ */
+export function renderJobSummary(
+  summary: JobSummary,
+  nowMillis: number,
+): RenderedRunSummary | undefined {
+  const { job } = summary;
+  const start = summaryStart(summary, 1, nowMillis);
+  if (start.ended) return { text: start.text, failed: true };
+  const rendered = renderJobLines([job], true);
+  if (rendered === undefined) return undefined;
+  const id = String(job.id);
+  const failed = isFailureState(job.conclusion);
+  const hint = failed
+    ? `To see the logs for the failed steps, try: gh run view --log-failed --job=${id}\n`
+    : `To see the full job log, try: gh run view --log --job=${id}\n`;
+  return {
+    text:
+      `${start.text}${rendered}${renderAnnotations(summary.annotations)}\n${hint}` +
+      `View this run on GitHub: ${summary.run.url}\n`,
+    failed,
+  };
+}
+
 /** The run, as {@link renderRunHeader} needs it. */
-export type RunHeaderInput = Pick<RunSummary, 'run' | 'workflowName' | 'prNumber' | 'repoFullName'>;
+export type RunHeaderInput = Pick<
+  RunSummary,
+  'run' | 'workflowName' | 'prNumber' | 'repoFullName' | 'attempt'
+>;
 
 /**
- * gh's `RenderRunHeader` without colour and without an attempt:
- * `<symbol> <branch> <workflow>[ OWNER/REPO#PR] · <id>` and `Triggered via <event> <fuzzy age>`
- * (no trailing newline).
+ * gh's `RenderRunHeader` without colour:
+ * `<symbol> <branch> <workflow>[ OWNER/REPO#PR] · <id>[ (Attempt #N)]` and
+ * `Triggered via <event> <fuzzy age>` (no trailing newline).
  */
 export function renderRunHeader(input: RunHeaderInput, nowMillis: number): string {
   const { run } = input;
   const pr = input.prNumber === undefined ? '' : ` ${input.repoFullName}#${String(input.prNumber)}`;
+  const attempt = input.attempt ?? 0;
+  const label = attempt > 0 ? ` (Attempt #${String(attempt)})` : '';
   const ago = formatFuzzyAgo(nowMillis, toMillis(runStartedTime(run)).millis);
   return (
-    `${runSymbol(run.status, run.conclusion)} ${run.headBranch} ${input.workflowName}${pr} · ${String(run.id)}\n` +
+    `${runSymbol(run.status, run.conclusion)} ${run.headBranch} ${input.workflowName}${pr} · ${String(run.id)}${label}\n` +
     `Triggered via ${run.event} ${ago}`
   );
 }
 
 /**
- * `JOBS` with gh's `RenderJobs` (steps when `verbose` or for a failed job), then `ANNOTATIONS`
- * with `RenderAnnotations` when there are any; `undefined` when a job's duration has a fraction
- * of a second.
+ * gh's `RenderJobs` and its line break: each job (`<symbol> <name>[ in <duration>] (ID <id>)`)
+ * with its steps when `verbose` or the job failed; `undefined` when a job's duration has a
+ * fraction of a second.
  */
-function renderJobsAndAnnotations(
-  jobs: readonly GoJob[],
-  annotations: readonly GoAnnotation[],
-  verbose: boolean,
-): string | undefined {
+function renderJobLines(jobs: readonly GoJob[], verbose: boolean): string | undefined {
   const lines: string[] = [];
   for (const job of jobs) {
     const elapsed = formatJobElapsed(job);
@@ -229,15 +282,17 @@ function renderJobsAndAnnotations(
       }
     }
   }
-  let out = `JOBS\n${lines.join('\n')}\n`;
-  if (annotations.length > 0) {
-    const rendered = annotations.map((a) => {
-      const symbol = a.level === 'failure' ? 'X' : a.level === 'warning' ? '!' : '-';
-      return `${symbol} ${a.message}\n${a.jobName}: ${a.path}#${String(a.startLine)}\n`;
-    });
-    out += `\nANNOTATIONS\n${rendered.join('\n')}\n`;
-  }
-  return out;
+  return `${lines.join('\n')}\n`;
+}
+
+/** `ANNOTATIONS` with gh's `RenderAnnotations` after a blank line; `''` when there are none. */
+function renderAnnotations(annotations: readonly GoAnnotation[]): string {
+  if (annotations.length === 0) return '';
+  const rendered = annotations.map((a) => {
+    const symbol = a.level === 'failure' ? 'X' : a.level === 'warning' ? '!' : '-';
+    return `${symbol} ${a.message}\n${a.jobName}: ${a.path}#${String(a.startLine)}\n`;
+  });
+  return `\nANNOTATIONS\n${rendered.join('\n')}\n`;
 }
 
 /**
@@ -254,6 +309,8 @@ export function renderWatchBlock(
 ): string | undefined {
   const header = `${renderRunHeader(input, nowMillis)}\n\n`;
   if (input.jobs.length === 0) return header;
-  const rest = renderJobsAndAnnotations(input.jobs, input.annotations, true);
-  return rest === undefined ? undefined : `${header}${rest}`;
+  const lines = renderJobLines(input.jobs, true);
+  return lines === undefined
+    ? undefined
+    : `${header}JOBS\n${lines}${renderAnnotations(input.annotations)}`;
 }
