@@ -23,7 +23,20 @@ export const MIN_PACE_FACTOR = 1 / 16;
  * with the earliest time a point frees (`undefined` when only a release frees a slot).
  */
 export type PaceAdmission =
-  { readonly ok: true } | { readonly ok: false; readonly retryAt: number | undefined };
+  | { readonly ok: true; readonly slot?: string }
+  | { readonly ok: false; readonly retryAt: number | undefined };
+
+/**
+ * Thrown (or rejected) by a networked {@link PaceLedger} that cannot reach its store: the governor
+ * then refuses the request (424 `relay_overloaded`, nothing sent) rather than send unpaced.
+ */
+export class PaceLedgerUnavailableError extends Error {
+  readonly code = 'pace_ledger_unavailable';
+  constructor() {
+    super('pace ledger unavailable');
+    this.name = 'PaceLedgerUnavailableError';
+  }
+}
 
 /** What {@link PaceLedger.penalize} and {@link PaceLedger.inspect} report of a key's pace. */
 export interface PaceStanding {
@@ -42,13 +55,18 @@ export interface PaceStanding {
  * {@link createMemoryPaceLedger}; a networked one (Redis, so that several relay replicas share
  * each identity's window and in-flight count — issue 27 item 6) implements the same interface:
  * every method may return a promise, and every method takes the time from its caller so that the
- * ledger itself keeps no clock.
+ * ledger itself keeps no clock. A networked ledger that cannot reach its store rejects with
+ * {@link PaceLedgerUnavailableError}. Both implementations run the same tests
+ * (pace-ledger.test.ts).
  */
 export interface PaceLedger {
-  /** Spends one point and takes one in-flight slot of `key`, when both are free under `limits`. */
+  /**
+   * Spends one point and takes one in-flight slot of `key`, when both are free under `limits`. A
+   * networked ledger names the slot it took (`slot`), to be handed back to {@link release}.
+   */
   tryTake(key: string, limits: PaceLimits, now: number): PaceAdmission | Promise<PaceAdmission>;
   /** Gives back an in-flight slot (the point stays spent for its 60 s). */
-  release(key: string, now: number): void | Promise<void>;
+  release(key: string, now: number, slot?: string): void | Promise<void>;
   /**
    * Halves the key's adaptive factor (from its value now), after a secondary-limit answer; it then
    * recovers linearly to 1 over {@link PACE_RECOVERY_MS}.

@@ -34,8 +34,11 @@ export const DEFAULT_SEARCH_LIMITS: Readonly<Record<string, number>> = {
 /** Why the governor refused a request: it waited `maxWaitMs` (or the queue was full). */
 export interface GovernorRefusal {
   readonly code: 'relay_overloaded';
-  /** `waited`: the wait ran out; `queue_full`: too many already waiting for the key. */
-  readonly cause: 'waited' | 'queue_full';
+  /**
+   * `waited`: the wait ran out; `queue_full`: too many already waiting for the key;
+   * `unavailable`: the shared pace ledger (Redis) cannot be reached, so no pace can be granted.
+   */
+  readonly cause: 'waited' | 'queue_full' | 'unavailable';
 }
 
 /** Something the governor did that an operator should see once (logged and counted). */
@@ -208,22 +211,53 @@ export function createUpstreamGovernor(options: UpstreamGovernorOptions): Upstre
     };
   }
 
-  async function tryTake(
-    key: string,
-    paced: PacedBucket | undefined,
-  ): Promise<{ ok: true; permit: GovernorPermit } | { ok: false; retryAt: number | undefined }> {
+  type Taken =
+    | { ok: true; permit: GovernorPermit }
+    | { ok: false; retryAt: number | undefined; unavailable?: true };
+
+  /**
+   * {@link take}, with a ledger failure (a networked ledger that cannot reach its store) as a
+   * refusal: no request is sent unpaced.
+   */
+  async function tryTake(key: string, paced: PacedBucket | undefined): Promise<Taken> {
+    try {
+      return await take(key, paced);
+    } catch {
+      return { ok: false, retryAt: undefined, unavailable: true };
+    }
+  }
+
+  /** Gives a slot back; a ledger failure leaves it to the ledger's slot deadline. */
+  async function giveBack(key: string, at: number, slot: string | undefined): Promise<void> {
+    try {
+      await ledger.release(key, at, slot);
+    } catch {
+      // A networked ledger ends the slot at its deadline.
+    }
+  }
+
+  async function take(key: string, paced: PacedBucket | undefined): Promise<Taken> {
     const at = now();
     // The search bucket first: its refusal then spends nothing of the sender's own pace (a
     // refusal of the sender after the bucket admitted leaves one bucket point spent: cautious).
+    let bucketSlot: string | undefined;
     if (paced !== undefined) {
       const bucket = await ledger.tryTake(bucketKey(key, paced), bucketPace(key, paced), at);
       if (!bucket.ok) return bucket;
+      bucketSlot = bucket.slot;
     }
-    const own = await ledger.tryTake(key, limits, at);
+    let own: Awaited<ReturnType<PaceLedger['tryTake']>>;
+    try {
+      own = await ledger.tryTake(key, limits, at);
+    } catch (error) {
+      if (paced !== undefined) await giveBack(bucketKey(key, paced), at, bucketSlot);
+      throw error;
+    }
     if (!own.ok) {
-      if (paced !== undefined) await ledger.release(bucketKey(key, paced), at);
+      if (paced !== undefined) await giveBack(bucketKey(key, paced), at, bucketSlot);
       return own;
     }
+    const slot = own.slot;
     known.add(key);
     let released = false;
     return {
@@ -232,23 +266,33 @@ export function createUpstreamGovernor(options: UpstreamGovernorOptions): Upstre
         release() {
           if (released) return;
           released = true;
-          void releaseAll(key, paced);
+          void releaseAll(key, slot, paced, bucketSlot);
         },
       },
     };
   }
 
-  async function releaseAll(key: string, paced: PacedBucket | undefined): Promise<void> {
+  async function releaseAll(
+    key: string,
+    slot: string | undefined,
+    paced: PacedBucket | undefined,
+    bucketSlot: string | undefined,
+  ): Promise<void> {
     const at = now();
-    await ledger.release(key, at);
-    if (paced !== undefined) await ledger.release(bucketKey(key, paced), at);
+    await giveBack(key, at, slot);
+    if (paced !== undefined) await giveBack(bucketKey(key, paced), at, bucketSlot);
     await checkRestored(key);
     void drain(key);
   }
 
   async function checkRestored(key: string): Promise<void> {
     if (!slowed.has(key)) return;
-    const standing = await ledger.inspect(key, limits, now());
+    let standing: PaceStanding;
+    try {
+      standing = await ledger.inspect(key, limits, now());
+    } catch {
+      return;
+    }
     if (standing.factor >= 1) {
       slowed.delete(key);
       emit({ kind: 'restored', key });
@@ -314,6 +358,11 @@ export function createUpstreamGovernor(options: UpstreamGovernorOptions): Upstre
             if (taken.ok) taken.permit.release();
             continue;
           }
+          if (!taken.ok && taken.unavailable === true) {
+            // The shared ledger is away: this waiter is refused now rather than left waiting.
+            refuseWaiter(key, queue, waiter, 'unavailable');
+            continue;
+          }
           if (!taken.ok) {
             if (taken.retryAt !== undefined) {
               queue.cancelTimer?.();
@@ -337,12 +386,29 @@ export function createUpstreamGovernor(options: UpstreamGovernorOptions): Upstre
     }
   }
 
+  function refuseWaiter(
+    key: string,
+    queue: KeyQueue,
+    waiter: Waiter,
+    cause: GovernorRefusal['cause'],
+  ): void {
+    waiter.done = true;
+    waiter.cancel();
+    removeWaiter(key, queue, waiter);
+    emit({ kind: 'refused', key, cause });
+    waiter.resolve(err({ code: 'relay_overloaded', cause }));
+  }
+
   return {
     async admit(key, caller, paced) {
       const existing = queues.get(key);
       if (existing === undefined || existing.size === 0) {
         const taken = await tryTake(key, paced);
         if (taken.ok) return ok(taken.permit);
+        if (taken.unavailable === true) {
+          emit({ kind: 'refused', key, cause: 'unavailable' });
+          return err({ code: 'relay_overloaded', cause: 'unavailable' });
+        }
         if (maxWaitMs <= 0) {
           emit({ kind: 'refused', key, cause: 'waited' });
           return err({ code: 'relay_overloaded', cause: 'waited' });
@@ -357,11 +423,7 @@ export function createUpstreamGovernor(options: UpstreamGovernorOptions): Upstre
       const admitted = new Promise<Result<GovernorPermit, GovernorRefusal>>((resolve) => {
         const waiter: Waiter = { caller, paced, resolve, cancel: () => undefined, done: false };
         waiter.cancel = schedule(() => {
-          if (waiter.done) return;
-          waiter.done = true;
-          removeWaiter(key, queue, waiter);
-          emit({ kind: 'refused', key, cause: 'waited' });
-          resolve(err({ code: 'relay_overloaded', cause: 'waited' }));
+          if (!waiter.done) refuseWaiter(key, queue, waiter, 'waited');
         }, maxWaitMs);
         const list = queue.byCaller.get(caller);
         if (list === undefined) queue.byCaller.set(caller, [waiter]);
@@ -405,7 +467,14 @@ export function createUpstreamGovernor(options: UpstreamGovernorOptions): Upstre
         await checkRestored(key);
         return;
       }
-      const factor = await ledger.penalize(key, now());
+      let factor: number;
+      try {
+        factor = await ledger.penalize(key, now());
+      } catch {
+        // The shared ledger is away: the pace is not halved this time (the answer was served;
+        // the identity's cooldown is the coordinator's, which fails the request if it is away).
+        return;
+      }
       slowed.add(key);
       known.add(key);
       emit({ kind: 'slowed', key, factor });
