@@ -71,6 +71,8 @@ export class PooledCredential {
  * - `token_exchange_failed`: the forge refused the installation token exchange or could not be
  *   reached (upstream); `status` is the HTTP status when it answered, `retryAfterMs` its
  *   Retry-After.
+ * - `token_exchange_refused`: the relay's own pacing (its upstream governor) refused to send the
+ *   exchange: nothing reached the forge, so the identity is not at fault and does not cool down.
  */
 export type CredentialError =
   | {
@@ -85,30 +87,37 @@ export type CredentialError =
       readonly code: 'token_exchange_failed';
       readonly status: number | undefined;
       readonly retryAfterMs: number | undefined;
-    };
+    }
+  | { readonly code: 'token_exchange_refused' };
 
 /** A code of {@link CredentialError}. */
 export type CredentialErrorCode = CredentialError['code'];
 
 /** Whether a credential error is a local failure (the relay's own secret or configuration). */
 export function isLocalCredentialError(error: CredentialError): boolean {
-  return error.code !== 'token_exchange_failed';
+  return error.code !== 'token_exchange_failed' && error.code !== 'token_exchange_refused';
 }
 
 /**
  * The catalogue code the relay answers with when every selected credential failed and `error` was
  * the first failure: 503 `forge_app_key_format` for a PKCS#1 (or otherwise unusable) app key, 502
- * `forge_unreachable` for a failed token exchange, else the generic 503
- * `credentials_unavailable` (which never names a binding).
+ * `forge_unreachable` for a failed token exchange, `relay_overloaded` for an exchange the relay's
+ * own pacing refused, else the generic 503 `credentials_unavailable` (which never names a
+ * binding).
  */
 export function toCredentialErrorCode(
   error: CredentialError,
-): Extract<ErrorCode, 'forge_app_key_format' | 'credentials_unavailable' | 'forge_unreachable'> {
+): Extract<
+  ErrorCode,
+  'forge_app_key_format' | 'credentials_unavailable' | 'forge_unreachable' | 'relay_overloaded'
+> {
   switch (error.code) {
     case 'forge_app_key_format':
       return 'forge_app_key_format';
     case 'token_exchange_failed':
       return 'forge_unreachable';
+    case 'token_exchange_refused':
+      return 'relay_overloaded';
     case 'secret_unavailable':
     case 'secret_invalid':
     case 'forge_app_id_missing':

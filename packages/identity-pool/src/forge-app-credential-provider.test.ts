@@ -217,6 +217,18 @@ describe('forge_app credentials against a JWT-verifying endpoint', () => {
     });
   });
 
+  it('reports an exchange the relay’s pacing refused as token_exchange_refused (nothing was sent)', async () => {
+    const refused = () =>
+      Promise.reject(
+        Object.assign(new Error('refused by the governor'), { code: 'relay_overloaded' }),
+      );
+    expect(await provider({ fetch: refused }).resolve(identity)).toEqual({
+      ok: false,
+      error: { code: 'token_exchange_refused' },
+    });
+    expect(server.rejected).toEqual([]);
+  });
+
   it('serves the still-valid cached token when a refresh inside the margin fails', async () => {
     const credentials = provider();
     const first = await credentials.resolve(identity);

@@ -9,8 +9,27 @@ import {
 import type { PoolIdentity } from './pool-identity.js';
 import { parseRetryAfter } from './retry-after-parser.js';
 
-/** The subset of `fetch` the provider needs (the shell passes the forge transport's). */
+/**
+ * The subset of `fetch` the provider needs (the shell passes the forge transport's). It may
+ * reject with an error whose `code` is `relay_overloaded` when the relay's own pacing refused to
+ * send the exchange ({@link isPacingRefusal}): the resolution then fails with
+ * `token_exchange_refused` (no cooldown) instead of `token_exchange_failed`.
+ */
 export type ExchangeFetch = (url: string, init: RequestInit) => Promise<Response>;
+
+/**
+ * Whether an {@link ExchangeFetch} rejection is the relay's pacing refusing to send the exchange
+ * (an error with `code` `relay_overloaded`), not a failure to reach the forge.
+ *
+ * @param error - what the exchange fetch rejected with
+ */
+export function isPacingRefusal(error: unknown): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { readonly code?: unknown }).code === 'relay_overloaded'
+  );
+}
 
 /** Options of {@link createForgeAppCredentialProvider}. */
 export interface ForgeAppCredentialProviderOptions {
@@ -105,7 +124,8 @@ export function createForgeAppCredentialProvider(
           redirect: 'manual',
         },
       );
-    } catch {
+    } catch (error) {
+      if (isPacingRefusal(error)) return err({ code: 'token_exchange_refused' });
       return err({ code: 'token_exchange_failed', status: undefined, retryAfterMs: undefined });
     }
     const mintedAt = now();

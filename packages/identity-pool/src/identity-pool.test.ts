@@ -239,6 +239,31 @@ describe('acquire', () => {
     });
   });
 
+  it.each([
+    [
+      'alone',
+      false,
+      { ok: false, error: { code: 'credential_failed', errorCode: 'relay_overloaded' } },
+    ],
+    ['with a PAT beside it', true, { ok: true, value: { identity: { id: 'b' } } }],
+  ])(
+    'records no cooldown for an exchange the relay’s pacing refused (%s)',
+    async (_name, withPat, expected) => {
+      const appA = app('app-a', [{ owner: 'octo' }], 1, 500);
+      const { pool, request, coordinator } = setup(withPat ? [appA, b] : [appA], {
+        'app-a': { code: 'token_exchange_refused' },
+        b: 'ghp_b',
+      });
+      expect(await pool.acquire(request)).toMatchObject(expected);
+      expect((await coordinator.listCooldowns(['app-a'])).get('app-a') ?? []).toEqual([]);
+      // Still selectable: a later request may try the app again.
+      expect(await pool.select({ ...request, identities: [appA] })).toMatchObject({
+        ok: true,
+        value: { identity: { id: 'app-a' } },
+      });
+    },
+  );
+
   it('passes selection outcomes through when no credential was tried', async () => {
     const { pool } = setup([], {});
     expect(await pool.acquire({ route: repoRoute(), policy: policy(), identities: [] })).toEqual({

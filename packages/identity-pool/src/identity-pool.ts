@@ -108,8 +108,9 @@ export interface IdentityPool {
   /**
    * Selects an identity and resolves its credential. A local credential failure records the
    * shared credential cooldown and tries another eligible identity; a failed token exchange
-   * records the cooldown its status calls for and tries another. When every selected credential
-   * failed, the first failure is returned.
+   * records the cooldown its status calls for and tries another; an exchange the relay's own
+   * pacing refused (`token_exchange_refused`) records nothing and tries another. When every
+   * selected credential failed, the first failure is returned.
    */
   acquire(request: IdentityRequest): Promise<Result<Acquisition, AcquireFailure>>;
   /**
@@ -182,6 +183,9 @@ export function createIdentityPool(options: IdentityPoolOptions): IdentityPool {
     route: SelectionRoute,
     error: CredentialError,
   ): Promise<CoordinatorFailure | undefined> {
+    // The relay's own pacing held the exchange back: nothing was sent, the identity is not at
+    // fault (a cooldown would take it from the pool for the relay's own doing).
+    if (error.code === 'token_exchange_refused') return undefined;
     try {
       if (isLocalCredentialError(error)) {
         // Versioning 5: an older coordinator without the method is an infrastructure failure.

@@ -105,11 +105,24 @@ function unavailable(staleReason: StaleReason, failure: PipelineFailure): LaneOu
 
 /**
  * The governor refused the request (every usable sender at its pace for the whole wait): an
- * expired entry may still be served stale (as `forge_rate_limited`: the relay holds back to stay
- * under the forge's limits), else 424 `relay_overloaded`.
+ * expired entry may still be served stale, else 424 `relay_overloaded`.
+ *
+ * The stale answer says `forge_rate_limited`, the closest term of the closed `stale_reason`
+ * vocabulary (`STALE_REASONS`): SPEC.md serves stale when every eligible identity is "depleted,
+ * cooling, missing or rate-limited", and here each one is rate-limited — by the relay's pace of the
+ * forge's own secondary limits, which is what holds the read back (it is not a backed-up queue of
+ * the relay: `relay_overloaded` is a fallback reason, not a stale reason). A new stale reason
+ * would make every deployed CLI, which validates the envelope strictly, refuse these answers as
+ * `relay_protocol_error`; operators tell the two apart through `relay_governor_events_total`.
  */
+const overloadedFailure: LaneFailure = {
+  kind: 'unavailable',
+  staleReason: 'forge_rate_limited',
+  failure: fallBackLocal('relay_overloaded'),
+};
+
 function overloaded(): LaneOutcome {
-  return unavailable('forge_rate_limited', fallBackLocal('relay_overloaded'));
+  return { ok: false, error: overloadedFailure };
 }
 
 function apiRequest(
@@ -239,6 +252,9 @@ export function toAcquireFailure(
             : fallBackLocal('relay_overloaded'),
       };
     case 'credential_failed':
+      // An installation token exchange the governor refused: the relay's pacing, not the
+      // credential, so the read is refused (or served stale) as any governor refusal is.
+      if (error.error.code === 'token_exchange_refused') return overloadedFailure;
       return out('credentials_unavailable', failWith(error.errorCode));
     case 'no_eligible_identity':
       if (throttled !== undefined) return out('forge_identity_depleted', fallBackLocal(throttled));
@@ -291,6 +307,9 @@ async function acquireOwner(
     return { ok: false, error: toAcquireFailure(acquired.error, undefined, false) };
   }
   if (acquired.error.code === 'credential_failed' && isContinuationPage(context.route)) {
+    if (acquired.error.error.code === 'token_exchange_refused') {
+      return { ok: false, error: overloadedFailure };
+    }
     return { ok: false, error: { kind: 'hard', failure: failWith('credentials_unavailable') } };
   }
   return undefined;

@@ -2,6 +2,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import { DEMO } from '@relay/forge-sim';
 import { ok } from '@relay/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { governExchange, toExchangeKey } from '../../src/governor/governed-transport.js';
+import { createUpstreamGovernor } from '../../src/governor/upstream-governor.js';
 import { POOL, startRelayHarness, type RelayHarness } from './relay-harness.js';
 
 /** forge_app identities in the pipeline: the installation token flow and its 503. */
@@ -64,6 +66,44 @@ describe('forge_app identities', () => {
     expect(answer.json.error.code).toBe('forge_app_key_format');
     expect(answer.text).not.toContain('acme_signing_binding');
     expect(h.sim.requests.entries).toHaveLength(0);
+  });
+
+  it('an exchange the governor refuses → 424 relay_overloaded, nothing sent, no cooldown: the identity serves once the pace allows', async () => {
+    const key = toExchangeKey(APP_ID);
+    // One exchange of the app a minute, no wait, on the simulator's (frozen) clock.
+    const governor = createUpstreamGovernor({
+      limits: { maxInFlight: 10, pointsPerMinute: 1 },
+      maxWaitMs: 0,
+      now: () => h?.sim.clock.now() ?? Number.NaN,
+    });
+    h = await startRelayHarness({
+      forgeAppId: APP_ID,
+      paceExchange: (send) => governExchange(governor, key, 'caller', send),
+    });
+    const clock = h.sim.clock;
+    // The minute's exchange is spent elsewhere.
+    const elsewhere = await governor.admit(key, 'another caller');
+    if (elsewhere.ok) elsewhere.value.release();
+    const keys = rsaKeys('pkcs8');
+    h.sim.apps.addApp({ id: APP_ID, publicKeyPem: keys.publicKey });
+    h.sim.apps.addInstallation({ id: INSTALLATION, appId: APP_ID, account: DEMO.org });
+    await registerApp(h, keys.privateKey);
+
+    const refused = await h.relay({ path: '/rate_limit' });
+    expect(refused.status).toBe(424);
+    expect(refused.json.error).toMatchObject({
+      code: 'fallback_local',
+      reason: 'relay_overloaded',
+    });
+    expect(h.sim.requests.entries).toHaveLength(0);
+    expect((await h.coordinator.listCooldowns(['app-acme'])).get('app-acme') ?? []).toEqual([]);
+
+    // A minute on, the pace allows the exchange; a cooldown (120 s) would still hold it.
+    clock.advance(60_001);
+    const served = await h.relay({ path: '/rate_limit' });
+    expect(served.status).toBe(200);
+    expect(served.json.identity).toEqual({ id: 'app-acme', kind: 'forge_app' });
+    expect(h.sim.requests.entries.map((r) => r.method)).toEqual(['POST', 'GET']);
   });
 
   it("checks the token exchange against the request's frozen snapshot, not a later policy", async () => {

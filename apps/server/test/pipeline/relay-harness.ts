@@ -21,7 +21,10 @@ import type { AuditRecord } from '../../src/audit/audit-record.js';
 import { createCallerToken, hashToken } from '../../src/auth/caller-token.js';
 import { createApp } from '../../src/create-app.js';
 import { createServerServices } from '../../src/create-server-services.js';
-import { createRelayPipelineDeps } from '../../src/pipeline/pipeline-wiring.js';
+import {
+  createRelayPipelineDeps,
+  type RelayPipelineWiring,
+} from '../../src/pipeline/pipeline-wiring.js';
 import { createRelayPipeline, type RelayPipelineDeps } from '../../src/pipeline/relay-pipeline.js';
 import type { ServerServices } from '../../src/server-services.js';
 import { openSqliteDatabase, type RelayDatabase } from '../../src/storage/sqlite-database.js';
@@ -96,6 +99,8 @@ export interface RelayHarnessOptions {
    * drip faults), `rateLimits`. Defaults: forge-sim's.
    */
   readonly sim?: Pick<ForgeSimOptions, 'random' | 'delay' | 'rateLimits'>;
+  /** Runs each installation token exchange (the upstream governor's pacing). Default: at once. */
+  readonly paceExchange?: RelayPipelineWiring['paceExchange'];
 }
 
 /**
@@ -149,6 +154,7 @@ export async function startRelayHarness(options: RelayHarnessOptions = {}): Prom
     readSecret: (name) => Promise.resolve(secrets.get(name)),
     forgeApiUrl: sim.urls.api,
     forgeAppId: options.forgeAppId,
+    ...(options.paceExchange === undefined ? {} : { paceExchange: options.paceExchange }),
     ...(options.transport?.timeoutMs === undefined
       ? {}
       : { requestTimeoutMs: options.transport.timeoutMs }),
