@@ -33,6 +33,7 @@ import type { ServerServices } from './server-services.js';
 import type { RelayPipeline, RelayPipelineDeps } from './pipeline/relay-pipeline.js';
 import { createRelayRoute } from './pipeline/relay-route.js';
 import { isDatabaseUnavailableError } from './storage/database-unavailable.js';
+import { isSharedStateUnavailableError } from './scale/shared-state-unavailable.js';
 
 export { RelayHttpError } from './relay-http-error.js';
 
@@ -213,6 +214,8 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
     // connections): a typed 503 the client retries, not an internal error; the pool reconnects
     // by itself when the server is back.
     if (isDatabaseUnavailableError(error)) return errorResponse(c, 'relay_overloaded');
+    // So is the replicas' shared state on Redis (coordinator, pace ledger): README "Scaling out".
+    if (isSharedStateUnavailableError(error)) return errorResponse(c, 'relay_overloaded');
     deps.onUnexpectedError?.(error, c.get('requestId'));
     return errorResponse(c, 'internal_error');
   });

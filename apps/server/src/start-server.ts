@@ -42,6 +42,9 @@ import { createAuditStore } from './storage/audit-store.js';
 import { isDatabaseUnavailableError } from './storage/database-unavailable.js';
 import { openRelayDatabase } from './storage/open-relay-database.js';
 import { openRedisConnection } from './scale/redis-connection.js';
+import { createRedisCoordinator } from './scale/redis-coordinator.js';
+import { createRedisPaceLedger } from './scale/redis-pace-ledger.js';
+import { createRedisUsageTally } from './scale/redis-usage-tally.js';
 import type { PostgresProblemCode } from './storage/postgres-database.js';
 import type { RelayDatabase } from './storage/relay-database.js';
 import { MIN_CLI_VERSION } from './version.js';
@@ -187,7 +190,11 @@ export async function startServer(
     reportProblem({ code: 'audit_retention_failed' });
   });
   const rateBuckets = new Set<string>(['core']);
-  const coordinator = trackRateBuckets(createMemoryCoordinator({ now }), rateBuckets);
+  // With Redis, every replica shares the pool's leases, cooldowns and rate state.
+  const coordinator = trackRateBuckets(
+    redis === undefined ? createMemoryCoordinator({ now }) : createRedisCoordinator({ redis, now }),
+    rateBuckets,
+  );
   // Cache writes leave the response path: queued, then committed in batches (one SQLite commit
   // costs more than a whole cache hit).
   const cacheStore = createWriteBehindCacheStore(createSqliteCacheStore(database.db), {
@@ -261,13 +268,30 @@ export async function startServer(
   });
   // The upstream governor (README "Staying under GitHub's limits"): every upstream request of
   // the pipeline waits for its sender's pace; health forecasts the pool's quota from its tally.
-  const usage = createUsageTally(now);
+  // With Redis, health's used_last_minute sums every replica's requests.
+  const usage =
+    redis === undefined
+      ? createUsageTally(now)
+      : createRedisUsageTally({
+          redis,
+          now,
+          onLost: () => {
+            reportProblem({ code: 'redis_unavailable' });
+          },
+        });
   const governor = createUpstreamGovernor({
     limits: {
       maxInFlight: config.governor.maxInFlight,
       pointsPerMinute: config.governor.pointsPerMinute,
     },
     maxWaitMs: config.governor.maxWaitMs,
+    // With Redis, the replicas share each sender's window and in-flight count; a slot a replica
+    // never gives back (it died) ends after the longest an upstream request can take.
+    ...(redis === undefined
+      ? {}
+      : {
+          ledger: createRedisPaceLedger({ redis, slotTtlMs: config.requestTimeoutMs + 30_000 }),
+        }),
     now,
     onEvent: createGovernorEventSink({
       ...(options.logger === undefined ? {} : { logger: options.logger }),

@@ -104,17 +104,18 @@ export function createPoolQuotaReader(options: PoolQuotaReaderOptions): PoolQuot
     const statuses = await options.readStatus(identityIds);
     const now = options.now();
     const buckets = new Set<string>(['core', ...options.buckets]);
-    for (const bucket of options.usage.bucketsOf(identityIds)) buckets.add(bucket);
+    for (const bucket of await options.usage.bucketsOf(identityIds)) buckets.add(bucket);
     const quota: Record<string, PoolQuota> = {};
     for (const bucket of [...buckets].sort()) {
       if (!/^[a-z][a-z0-9_]{0,63}$/.test(bucket)) continue;
+      const usedLastMinute = await options.usage.countLastMinute(identityIds, bucket);
       const observations = identityIds.map((id) =>
         statuses.get(id)?.rates.find((rate) => rate.bucket === bucket),
       );
       quota[bucket] = forecastBucket({
         bucket,
         observations,
-        usedLastMinute: options.usage.countLastMinute(identityIds, bucket),
+        usedLastMinute,
         now,
       });
     }

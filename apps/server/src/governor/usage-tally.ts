@@ -1,14 +1,16 @@
 /**
  * Upstream requests sent in the last 60 s, by sender key and rate-limit bucket: the health
- * forecast's `used_last_minute` (a pool's figure is the sum over its identities).
+ * forecast's `used_last_minute` (a pool's figure is the sum over its identities). The in-process
+ * tally is {@link createUsageTally}; the Redis one (scale/redis-usage-tally.ts) sums every
+ * replica's requests, so its reads may return promises.
  */
 export interface UsageTally {
-  /** Counts one request of `key` in `bucket` now. */
+  /** Counts one request of `key` in `bucket` now (never fails the request it counts). */
   record(key: string, bucket: string): void;
   /** Requests of `keys` in `bucket` in the last 60 s. */
-  countLastMinute(keys: readonly string[], bucket: string): number;
+  countLastMinute(keys: readonly string[], bucket: string): number | Promise<number>;
   /** The buckets any of `keys` sent requests in during the last 60 s. */
-  bucketsOf(keys: readonly string[]): ReadonlySet<string>;
+  bucketsOf(keys: readonly string[]): ReadonlySet<string> | Promise<ReadonlySet<string>>;
 }
 
 const MINUTE_MS = 60_000;
@@ -19,7 +21,10 @@ const MINUTE_MS = 60_000;
  *
  * @param now - the clock, epoch milliseconds
  */
-export function createUsageTally(now: () => number): UsageTally {
+export function createUsageTally(now: () => number): UsageTally & {
+  countLastMinute(keys: readonly string[], bucket: string): number;
+  bucketsOf(keys: readonly string[]): ReadonlySet<string>;
+} {
   /** key → bucket → second → count. */
   const counts = new Map<string, Map<string, Map<number, number>>>();
 
