@@ -1,0 +1,112 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  DEMO,
+  createForgeSim,
+  createSimClock,
+  seedDemoWorld,
+  type ForgeSim,
+  type SimClock,
+} from '@relay/forge-sim';
+import { createCallerToken, hashToken } from '../../src/auth/caller-token.js';
+import { loadServerConfig, startServer, type RunningServer } from '../../src/index.js';
+import { createCallerStore } from '../../src/storage/caller-store.js';
+
+const ADMIN = 'admin-token-for-governed-relay-tests-0123';
+
+/** The real relay-server against forge-sim enforcing GitHub's documented secondary limits. */
+export interface GovernedRelay {
+  readonly sim: ForgeSim;
+  readonly server: RunningServer;
+  /** The frozen clock of both (the governor's window slides only when it is advanced). */
+  readonly clock: SimClock;
+  /** Caller tokens of alice and bob, both granted the pool `team`. */
+  readonly callerTokens: readonly string[];
+  /** `POST /v1/forge/request` of `GET path?query` in pool `team`. */
+  relay(token: string, path: string, query: Record<string, string>): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts forge-sim (`secondaryLimits: true`: 100 in flight, 900 points a minute per credential)
+ * with the demo world and relay-server against it on loopback, with two callers and one pooled
+ * PAT identity `alice` in pool `team`.
+ *
+ * @param env - more configuration (the governor's variables, …)
+ */
+export async function startGovernedRelay(env: Record<string, string>): Promise<GovernedRelay> {
+  const clock = createSimClock({ start: Date.parse('2030-01-01T00:00:00Z') });
+  const sim = await createForgeSim({ clock, secondaryLimits: true });
+  seedDemoWorld(sim.world);
+  const dir = mkdtempSync(join(tmpdir(), 'relay-governed-'));
+  const secrets = new Map<string, string>();
+  const config = loadServerConfig({
+    RELAY_PORT: '0',
+    RELAY_DATABASE: join(dir, 'relay.db'),
+    RELAY_ADMIN_TOKEN: ADMIN,
+    RELAY_FORGE_API_URL: sim.urls.api,
+    RELAY_FORGE_WEB_URL: sim.urls.web,
+    RELAY_FORGE_RAW_URL: sim.urls.raw,
+    RELAY_FORGE_LOG_HOSTS: new URL(sim.urls.log).hostname,
+    ALLOWED_FORGE_ORG: DEMO.org,
+    DEFAULT_ALLOWED_OWNERS: DEMO.org,
+    DEFAULT_LOGIN_POOL: 'team',
+    ...env,
+  });
+  if (!config.ok) throw new Error('invalid test configuration');
+  const server = await startServer(config.value, {
+    now: () => clock.now(),
+    readSecret: (name) => Promise.resolve(secrets.get(name)),
+  });
+  let ids = 0;
+  const callers = createCallerStore(server.database.db, {
+    createId: (p) => `${p}_test${String(++ids)}`,
+  });
+  const callerTokens: string[] = [];
+  for (const [index, login] of [DEMO.users.alice, DEMO.users.bob].entries()) {
+    const token = createCallerToken();
+    const enrolled = await callers.enroll({
+      forgeUserId: index + 1,
+      login,
+      grantPool: 'team',
+      newPoolPolicyJson: JSON.stringify({ allowed_owners: [DEMO.org] }),
+      clientName: 'laptop',
+      tokenSha256: hashToken(token),
+      nowIso: new Date(clock.now()).toISOString(),
+      expiresAtIso: new Date(clock.now() + 86_400_000).toISOString(),
+    });
+    if (!enrolled.ok) throw new Error('enrollment failed');
+    callerTokens.push(token);
+  }
+  secrets.set('alice_pat', sim.tokens.addPat({ login: DEMO.users.alice }).token);
+  const registered = await fetch(`${server.url}/v1/admin/pools/team/identities`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      id: 'alice',
+      kind: 'pat',
+      login: DEMO.users.alice,
+      secret_ref: 'alice_pat',
+      scopes: [{ owner: DEMO.org }],
+    }),
+  });
+  if (registered.status !== 201) throw new Error(`registration: ${String(registered.status)}`);
+  return {
+    sim,
+    server,
+    clock,
+    callerTokens,
+    relay: (token, path, query) =>
+      fetch(`${server.url}/v1/forge/request`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ pool: 'team', method: 'GET', path, query }),
+      }),
+    async close() {
+      await server.close();
+      await sim.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
