@@ -150,6 +150,51 @@ describe('a pool that allows search', () => {
     expect(missing).toEqual({ code: 1, stdout: '', stderr: 'gist has no such file: "nope.txt"\n' });
   }, 60_000);
 
+  it('gist list --public: the saved login’s public gists, newest created first; secret ones need gh', async () => {
+    // alice (the saved login) has the demo's "hello gist"; two more, seconds apart.
+    sim.clock.advance(2_000);
+    const noDescription = sim.world.addGist({ owner: 'alice', files: { 'notes.md': 'n\n' } });
+    sim.clock.advance(2_000);
+    sim.world.addGist({ owner: 'alice', description: 'private', public: false, files: { a: 'a' } });
+    sim.clock.advance(2_000);
+    const latest = sim.world.addGist({
+      owner: 'alice',
+      description: 'two  files',
+      files: { 'gistfile1.txt': 'x', 'b.txt': 'y' },
+    });
+    const hello = sim.world.gists().find((g) => g.description === 'hello gist');
+    if (hello === undefined) throw new Error('no gist');
+    const row = (id: string, description: string, files: string, at: number) =>
+      `${id}\t${description}\t${files}\tpublic\t${toIsoSeconds(at)}\n`;
+    const before = sim.requests.count({ path: '/users/alice/gists' });
+    const list = await relay(['native', 'gist', 'list', '--public'], env);
+    expect(list).toEqual({
+      code: 0,
+      stdout:
+        row(latest.id, 'two files', '2 files', latest.createdAt) +
+        row(noDescription.id, 'notes.md', '1 file', noDescription.createdAt) +
+        row(hello.id, 'hello gist', '1 file', hello.createdAt),
+      stderr: '',
+    });
+    // One page of the user's gists.
+    expect(sim.requests.count({ path: '/users/alice/gists' })).toBe(before + 1);
+    const filtered = await relay(
+      ['native', 'gist', 'list', '--public', '--filter', 'hello', '-L', '1'],
+      env,
+    );
+    expect(filtered).toEqual({
+      code: 0,
+      stdout: row(hello.id, 'hello gist', '1 file', hello.createdAt),
+      stderr: '',
+    });
+    const all = await relay(['native', 'gist', 'list'], env);
+    expect(all.code).toBe(1);
+    expect(all.stderr).toContain('reason unsupported_shape');
+    const limit = await relay(['native', 'gist', 'list', '--public', '-L', '0'], env);
+    expect(limit.code).toBe(1);
+    expect(limit.stderr).toMatch(/^invalid limit: 0\n\nUsage: {2}gh gist list \[flags\]\n/);
+  }, 60_000);
+
   it.each([
     [
       'a qualifier flag (--author)',

@@ -43,6 +43,8 @@ export const GH_USAGE_FAILURES = [
   'author_with_app',
   /** `label list --search` with `--order` or `--sort`. */
   'search_with_order',
+  /** `gist list --include-content` without `--filter`. */
+  'include_content_without_filter',
   /** `pr view`/`pr diff -R` without an argument. */
   'repo_without_argument',
   /** `pr diff --color` in another case than gh's switch knows (`Never`). */
@@ -261,6 +263,14 @@ function checkLabelSearch(parsed: ParsedGhArgv): GhCheckOutcome {
   return withUsage('search_with_order', 'label list', message);
 }
 
+/** `gist list --include-content` without a `--filter` (an empty one counts as none). */
+function checkIncludeContent(parsed: ParsedGhArgv): GhCheckOutcome {
+  if ((lastFlagValue(parsed, 'filter') ?? '') !== '') return undefined;
+  if (lastFlagValue(parsed, 'include-content') !== 'true') return undefined;
+  const message = 'cannot use --include-content without --filter';
+  return withUsage('include_content_without_filter', 'gist list', message);
+}
+
 /**
  * Each command's `RunE` checks before any request, in gh's order (gh v2.60 `NewCmd*`); the
  * other served commands have none.
@@ -277,6 +287,11 @@ const RUN_CHECKS: Partial<Record<ServedCommandName, (parsed: ParsedGhArgv) => Gh
   'label list': (parsed) =>
     checkLimit('label list', parsed, (limit) => `invalid limit: ${limit}`) ??
     checkLabelSearch(parsed),
+  // gh then compiles --filter (Go's POSIX syntax): the gist list command runs gh for any
+  // pattern it does not read as a plain string.
+  'gist list': (parsed) =>
+    checkLimit('gist list', parsed, (limit) => `invalid limit: ${limit}`) ??
+    checkIncludeContent(parsed),
 };
 
 /** Stage 4, the command's `RunE` checks before any request. */

@@ -16,6 +16,7 @@ describe('the planner and the search and gist reads', () => {
     [['search', 'code', 'map', '-R', 'acme/widgets'], 'search code'],
     [['search', 'commits', 'fix', '-R', 'acme/widgets', '-L', '5'], 'search commits'],
     [['gist', 'view', '1234', '--files'], 'gist view'],
+    [['gist', 'list', '--public', '-L', '5'], 'gist list'],
   ])('%j is served with no repository selected (-R is a filter)', (argv, command) => {
     const plan = planNativeInvocation(argv, context({ GH_REPO: 'other/repo' }));
     expect(plan).toMatchObject({ kind: 'serve', command, repo: undefined });
@@ -34,7 +35,7 @@ describe('the planner and the search and gist reads', () => {
     [['search', 'issues', 'x', '--web'], 'web'],
     [['search', 'issues', 'x', '--template', '{{.}}', '--json', 'number'], 'template'],
     [['gist', 'view', '1234', '-w'], 'web'],
-    [['gist', 'list'], 'unsupported_command'],
+    [['gist', 'ls', '--public'], 'unknown_command'],
   ])('%j runs gh (%s)', (argv, reason) => {
     expect(planNativeInvocation(argv, context())).toEqual({ kind: 'delegate', reason });
   });

@@ -1,7 +1,8 @@
 /**
  * The flag tables of gh's search and gist reads that `relay native` serves (`search issues`,
- * `search prs`, `search repos`, `search code`, `search commits`, `gist view`), read from
- * cli/cli v2.60.0's `pkg/cmd/search/{issues,prs,repos,code,commits}` and `pkg/cmd/gist/view`.
+ * `search prs`, `search repos`, `search code`, `search commits`, `gist view`, `gist list`), read
+ * from cli/cli v2.60.0's `pkg/cmd/search/{issues,prs,repos,code,commits}` and
+ * `pkg/cmd/gist/{view,list}`.
  * `gh-command-table.ts` spreads them into its `SERVED_COMMAND_FLAGS`; this module imports
  * only types from it (no import cycle at load).
  *
@@ -13,7 +14,13 @@ import type { GhCommandSpec, GhFlagSpec, GhFlagType } from './gh-command-table.j
 
 /** The search and gist commands `relay native` serves. */
 export type SearchCommandName =
-  'search issues' | 'search prs' | 'search repos' | 'search code' | 'search commits' | 'gist view';
+  | 'search issues'
+  | 'search prs'
+  | 'search repos'
+  | 'search code'
+  | 'search commits'
+  | 'gist view'
+  | 'gist list';
 
 interface Shape {
   readonly short?: string;
@@ -68,8 +75,8 @@ const oneOf = (
     values,
   });
 /** `IntVarP(…, "limit", "L", 30, usage)`. */
-const limit = (usage: string): GhFlagSpec =>
-  declare('limit', { short: 'L', type: 'int', usage, defaultValue: '30' });
+const limit = (usage: string, defaultValue = '30'): GhFlagSpec =>
+  declare('limit', { short: 'L', type: 'int', usage, defaultValue });
 
 /** `--json`, `-q/--jq`, `-t/--template` (gh's `AddJSONFlags`). */
 const SEARCH_JSON_FLAGS: readonly GhFlagSpec[] = [
@@ -327,6 +334,18 @@ export const SEARCH_COMMAND_FLAGS: Readonly<Record<SearchCommandName, GhCommandS
       text('filename', 'f', 'Display a single file from the gist'),
     ],
     args: { kind: 'at_most', count: 1 },
+    repoOverride: false,
+  },
+  'gist list': {
+    use: 'list',
+    flags: [
+      limit('Maximum number of gists to fetch', '10'),
+      bool('public', undefined, 'Show only public gists'),
+      bool('secret', undefined, 'Show only secret gists'),
+      text('filter', undefined, 'Filter gists using a regular `expression`'),
+      bool('include-content', undefined, "Include gists' file content when filtering"),
+    ],
+    args: { kind: 'none' },
     repoOverride: false,
   },
 };

@@ -151,6 +151,22 @@ describe('renderCommandUsage: gh’s usage of each served command', () => {
     expect(usageOf(command as ServedCommandName)).toBe(lines.join('\n'));
   });
 
+  it('gist list (v2.60 flags: --filter and --include-content are newer than gh 2.23)', () => {
+    expect(usageOf('gist list')).toBe(
+      [
+        'Usage:  gh gist list [flags]',
+        '',
+        'Flags:',
+        '      --filter expression   Filter gists using a regular expression',
+        "      --include-content     Include gists' file content when filtering",
+        '  -L, --limit int           Maximum number of gists to fetch (default 10)',
+        '      --public              Show only public gists',
+        '      --secret              Show only secret gists',
+        '  ',
+      ].join('\n'),
+    );
+  });
+
   it('release list (v2.60 flags)', () => {
     expect(usageOf('release list')).toBe(RELEASE_LIST_USAGE.join('\n'));
   });

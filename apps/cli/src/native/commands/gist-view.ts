@@ -45,8 +45,7 @@ function decodeGist(body: unknown): GoGist | undefined {
  * gist the forge does not have. Runs gh: no argument (gh's prompt), a selector gh parses in a way
  * not reproduced, a file whose binary check is not proved (a signature of mimetype's non-text
  * types), a secret gist (the relay answers `fallback_local`, `repo_not_public`) and any other
- * forge error. `gh gist list` is never served: it lists the *viewer's* gists (secret ones
- * included) over GraphQL, and the relay's pooled identity is not the viewer.
+ * forge error. (`gh gist list` is served with `--public` only: gist-list.ts.)
  *
  * @param port - the relay (a fake one in unit tests)
  * @throws CliError for relay failures (from the port)

@@ -8,6 +8,7 @@ import type { ServedCommandLoader } from './served-command.js';
  */
 export const SERVED_COMMANDS: Readonly<Partial<Record<ServedCommandName, ServedCommandLoader>>> = {
   api: async () => (await import('./api.js')).API_COMMAND,
+  'gist list': async () => (await import('./gist-list.js')).GIST_LIST_COMMAND,
   'gist view': async () => (await import('./gist-view.js')).GIST_VIEW_COMMAND,
   'issue list': async () => (await import('./issue-list.js')).ISSUE_LIST_COMMAND,
   'issue view': async () => (await import('./issue-view.js')).ISSUE_VIEW_COMMAND,
