@@ -77,6 +77,7 @@ if (RENDER !== undefined && RENDER !== '') {
     'quota-economy',
     'cache-memory',
     'guard-isolation',
+    'governor-burst',
   ]) {
     const outcome = run(name, node, [...tsx, `bench/${name}.bench.ts`], { cwd: serverDir });
     const file = join(results, `${name}.json`);
@@ -101,6 +102,8 @@ const quota = server['quota-economy'].figures;
 const memory = server['cache-memory'].figures;
 // Older saved runs (BENCH_RENDER) predate the guard-isolation benchmark.
 const guard = server['guard-isolation']?.figures;
+// … and the governor-burst benchmark (issue 27 item 8).
+const burst = server['governor-burst']?.figures;
 /** The quota benchmark's replayed workloads, in the order they are reported. */
 const QUOTA_WORKLOADS = [
   ['minute_poll', 'minute-poll workload', 'Minute-poll workload'],
@@ -155,6 +158,25 @@ const goals = [
     guard &&
       `slowest ${guard.under_load.max_ms} ms, p99 ${guard.under_load.p99_ms} ms (idle p99 ${guard.baseline.p99_ms} ms; ${guard.p99_ratio}×)`,
     guard && guard.under_load.max_ms <= 100,
+  ],
+  // The upstream governor under a burst (issue 27 item 8): governor on, against off in the same run.
+  [
+    'burst: no secondary-limit answer from the forge with the governor on (issue 27)',
+    burst &&
+      `${burst.on.forge_secondary_limit_answers} (governor off: ${burst.off.forge_secondary_limit_answers})`,
+    burst && burst.on.forge_secondary_limit_answers === 0,
+  ],
+  [
+    'burst: no identity cooled with the governor on (issue 27)',
+    burst &&
+      `${burst.on.identities_cooling_down} of ${burst.identities} (governor off: ${burst.off.identities_cooling_down} of ${burst.identities})`,
+    burst && burst.on.identities_cooling_down === 0,
+  ],
+  [
+    "burst: reads served in the first minute ≥ 90 % of the pool's configured pace (issue 27)",
+    burst &&
+      `${(burst.served_first_minute_vs_pace * 100).toFixed(1)} % (${burst.on.served_first_minute_pooled} pooled reads vs ${burst.identities} × ${burst.governor_defaults.points_per_minute} = ${burst.configured_pace_per_minute})`,
+    burst && burst.served_first_minute_vs_pace >= 0.9,
   ],
 ];
 
@@ -245,6 +267,19 @@ add(
   '  re2js each over 15 KB); four callers keep posting relay reads whose query value is 15 KB of',
   '  nearly matching text while a health check (`GET /v1/pools/:pool/health`) runs one at a time',
   '  (20 ms apart). Baseline: the same health checks on the idle server, measured first.',
+  '- **Upstream governor under a burst** (`governor-burst.bench.ts`, issue 27 item 8): forge-sim',
+  "  enforcing GitHub's documented limits, primary (5,000 an hour per user, 60 anonymous) and",
+  '  secondary (100 in flight and 900 points a minute per credential, answered with the',
+  '  secondary-limit 403 and Retry-After); relay-server as deployed with a pool of PAT identities;',
+  '  callers, each with as many workers as the per-caller bound (8) allows, send distinct issue',
+  '  reads (cacheable misses) as fast as they are answered. The same burst runs twice on fresh',
+  "  simulators and relays: governor on (the relay's defaults: 80 in flight, 720 a minute per",
+  '  identity, 2 s wait) and governor off (its limits opened, as the other benchmarks run it).',
+  "  Counted: the forge's secondary-limit answers (its request log), identities cooling down when",
+  '  the burst ends (health), reads answered 200 by a pooled identity within 60 s of the start',
+  "  against the pool's configured pace, every answer by status and reason, the governor's events",
+  "  (`relay_governor_events_total`). Timed: each served miss's dispatch delay (the forge's",
+  "  arrival of its upstream request minus the caller's send, one clock) and each 424's wait.",
   "- **Packages**: each package's own `bench` script, output verbatim.",
   '',
 );
@@ -391,6 +426,45 @@ if (guard) {
       .join(
         ', ',
       )}: each check ran on the rewrite-check worker until its deadline (RELAY_REWRITE_CHECK_DEADLINE_MS, 2 s), was stopped there and denied; the relay used ${guard.relay_cpu_s} s of CPU over the ${guard.load_seconds} s.`,
+    '',
+  );
+}
+if (burst) {
+  const arms = [burst.on, burst.off];
+  const cells = (pick) => arms.map(pick).join(' | ');
+  const waits = (w) => `${w.p50} / ${w.p99} ms (${w.n})`;
+  const answers = (arm) =>
+    Object.entries(arm.outcomes)
+      .map(([outcome, count]) => `${count} × ${outcome}`)
+      .join(', ');
+  const events = (arm) =>
+    Object.entries(arm.governor_events)
+      .map(([event, count]) => `${event} ${count}`)
+      .join(', ') || 'none';
+  add(
+    '## Upstream governor under a burst',
+    '',
+    `${burst.reads} distinct misses from ${burst.callers} callers (${burst.caller_concurrency} at a time each), ${burst.identities} pooled PATs, ${burst.repositories} repositories; forge: ${burst.forge_secondary_limits.max_concurrent} in flight and ${burst.forge_secondary_limits.points_per_minute} points a minute per credential; configured pace of the pool ${burst.configured_pace_per_minute} a minute.`,
+    '',
+    '| | governor on | governor off |',
+    '| --- | --- | --- |',
+    `| secondary-limit answers from the forge | ${cells((a) => a.forge_secondary_limit_answers)} |`,
+    `| identities cooling down after the burst | ${cells((a) => `${a.identities_cooling_down} of ${burst.identities}`)} |`,
+    `| reads served in the first minute (by the pool) | ${cells((a) => `${a.served_first_minute} (${a.served_first_minute_pooled})`)} |`,
+    `| upstream API requests (by credential) | ${cells(
+      (a) =>
+        `${a.forge_api_requests} (${Object.entries(a.forge_api_requests_by_credential)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')})`,
+    )} |`,
+    `| answers | ${cells(answers)} |`,
+    `| governor events | ${cells(events)} |`,
+    `| dispatch delay of a served miss, p50 / p99 (n) | ${cells((a) => waits(a.dispatch_delay_ms))} |`,
+    `| wait before a 424, p50 / p99 (n) | ${cells((a) => waits(a.wait_before_424_ms))} |`,
+    `| burst duration | ${cells((a) => `${a.burst_s} s`)} |`,
+    `| health's \`quota.core\` at the end | ${cells((a) => (a.quota_core ? `${a.quota_core.remaining} of ${a.quota_core.limit} left, ${a.quota_core.used_last_minute} in the last minute, exhausts at ${a.quota_core.exhausts_at ?? 'never before the reset'}` : '—'))} |`,
+    '',
+    `Load average when the run ended: ${burst.load_average.join(', ')} (${cpu.length} CPUs). The counts do not depend on the load; the waits do.`,
     '',
   );
 }

@@ -115,6 +115,8 @@ function mapBuckets<T extends object>(buckets: T): Record<keyof T, typeof UNLIMI
 export interface BenchSimOptions extends BenchWorldOptions {
   /** GitHub's real limits (quota benchmark) or none (latency benchmarks). */
   readonly rateLimits: 'github' | 'unlimited';
+  /** GitHub's documented secondary limits (100 in flight, 900 a minute per credential). */
+  readonly secondaryLimits?: boolean;
   readonly clock?: SimClock;
 }
 
@@ -124,6 +126,7 @@ export async function startBenchSim(
 ): Promise<{ sim: ForgeSim; repos: BenchRepo[] }> {
   const sim = await createForgeSim({
     rateLimits: options.rateLimits === 'github' ? GITHUB_RATE_LIMITS : UNLIMITED_RATE_LIMITS,
+    ...(options.secondaryLimits === true ? { secondaryLimits: true } : {}),
     ...(options.clock === undefined ? {} : { clock: options.clock }),
   });
   const repos = seedBenchWorld(sim.world, options);

@@ -85,6 +85,11 @@ export interface SpawnRelayOptions {
   readonly nodeFlags?: readonly string[];
   /** The working directory of the child (where `--cpu-prof` writes). */
   readonly cwd?: string;
+  /**
+   * Variables that replace the bench defaults below (`undefined` removes one: the relay's own
+   * default applies), for example the governor's limits of the burst benchmark.
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 /**
@@ -159,6 +164,9 @@ export async function spawnRelay(options: SpawnRelayOptions): Promise<RelayProce
     RELAY_GOVERNOR_MAX_IN_FLIGHT: '10000',
     RELAY_GOVERNOR_POINTS_PER_MINUTE: '1000000',
   };
+  const childEnv = Object.fromEntries(
+    Object.entries({ ...env, ...options.env }).filter(([, value]) => value !== undefined),
+  );
   const entry = join(SERVER_DIR, ...(FROM_SOURCE ? ['src', 'main.ts'] : ['dist', 'main.js']));
   const child: ChildProcess = spawn(
     process.execPath,
@@ -169,7 +177,7 @@ export async function spawnRelay(options: SpawnRelayOptions): Promise<RelayProce
       ...(FROM_SOURCE ? SOURCE_FLAGS : []),
       entry,
     ],
-    { cwd: options.cwd ?? SERVER_DIR, env, stdio: ['ignore', logFd, logFd] },
+    { cwd: options.cwd ?? SERVER_DIR, env: childEnv, stdio: ['ignore', logFd, logFd] },
   );
   closeSync(logFd);
   const exited = new Promise<void>((resolve) =>
