@@ -16,6 +16,14 @@ export interface SingleFlight<T> {
   coalescedCount(): number;
   /** How many fetches are in flight now. */
   inFlightCount(): number;
+  /**
+   * True when the group spans processes (a shared coordinator such as Redis): the first call for
+   * a key may start a fetch just after another process's identical fetch ended and stored its
+   * result, so a caller should look for that result (re-read its cache) before fetching.
+   * Undefined or false for a group within one process, where a fetch ends only after its result
+   * is stored and no call can fall between the two.
+   */
+  readonly spansProcesses?: boolean;
 }
 
 /**

@@ -4,6 +4,7 @@ import {
   createCacheKey,
   createSingleFlight,
   decideLookup,
+  type SingleFlight,
   decideStale,
   planCacheWrite,
   reduceResponseBody,
@@ -87,6 +88,11 @@ export interface RelayPipelineDeps {
   readonly identityPool: IdentityPool;
   readonly transport: Pick<ForgeTransport, 'request'>;
   readonly cache: CacheStore;
+  /**
+   * Creates the group that coalesces identical misses. Default `createSingleFlight` (this
+   * process); with several replicas, one that spans them (`createRedisFlights`).
+   */
+  readonly createFlights?: <T>() => SingleFlight<T>;
   readonly guard: VisibilityGuard;
   /** Queues an audit row; never awaited by the response. */
   readonly audit: (record: AuditRecord) => void;
@@ -166,7 +172,9 @@ type FlightOutcome =
       readonly cache: Exclude<CacheResult, 'stale'>;
       readonly cacheable: boolean;
     }
-  | { readonly ok: false; readonly error: LaneFailure };
+  | { readonly ok: false; readonly error: LaneFailure }
+  /** A flight across processes found the entry another replica's flight had just stored. */
+  | { readonly ok: 'hit'; readonly entry: CacheEntry };
 
 const BACKEND_SOURCES = { web: 'forge_web', forge_public: 'forge_api' } as const;
 
@@ -272,7 +280,7 @@ function sourceOf(served: ServedAnswer): UpstreamSource {
  * ```
  */
 export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
-  const flights = createSingleFlight<FlightOutcome>();
+  const flights = deps.createFlights?.<FlightOutcome>() ?? createSingleFlight<FlightOutcome>();
   const apiOrigin = deps.apiOrigin ?? 'https://api.github.com';
   const anonymousBudget = createAnonymousBudget(deps.now);
   const inFlight = createCallerConcurrency(deps.maxCallerConcurrency);
@@ -477,13 +485,13 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
     const maxAge = route.headers.maxAgeSeconds;
     const bound = maxAge === undefined ? {} : { maxAgeSeconds: maxAge };
     const stored = route.cache.bypass === undefined ? await deps.cache.get(cacheKey) : undefined;
-    const lookup = () =>
+    const lookup = (entry = stored) =>
       decideLookup({
         routeKind: route.kind,
         hints,
         headers,
         ...bound,
-        entry: stored,
+        entry,
         now: deps.now(),
       });
     let decision = lookup();
@@ -505,32 +513,40 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
         decision = { kind: 'miss', reason: 'absent' };
       }
     }
-    if (decision.kind === 'hit') {
+    const hit = (entry: CacheEntry) => {
       trace.cacheResult = 'hit';
-      const lane = decision.entry.validators?.lane;
+      const lane = entry.validators?.lane;
       return envelope(
-        fromEntry(decision.entry),
+        fromEntry(entry),
         {
           cacheable: true,
           cache: 'hit',
           backend: lane?.kind === 'anonymous' ? 'forge_public' : undefined,
         },
-        decision.entry,
+        entry,
       );
-    }
+    };
+    if (decision.kind === 'hit') return hit(decision.entry);
 
     const missDecision = decision;
     const flight =
       missDecision.kind === 'miss'
-        ? await flights.run(`${pool}\n${cacheKey}`, () =>
-            fetchAndStore(context, lanes, cacheKey, hints, missDecision),
-          )
+        ? await flights.run(`${pool}\n${cacheKey}`, async (): Promise<FlightOutcome> => {
+            // Another replica's identical flight may have ended (and stored its answer) between
+            // this request's cache read and its taking the flight: look again first.
+            if (flights.spansProcesses === true) {
+              const again = lookup(await deps.cache.get(cacheKey));
+              if (again.kind === 'hit') return { ok: 'hit', entry: again.entry };
+            }
+            return fetchAndStore(context, lanes, cacheKey, hints, missDecision);
+          })
         : {
             value: await fetchAndStore(context, lanes, cacheKey, hints, missDecision),
             shared: false,
           };
     trace.coalesced = flight.shared;
     const outcome = flight.value;
+    if (outcome.ok === 'hit') return hit(outcome.entry);
     if (!outcome.ok) {
       const failure = outcome.error;
       if (failure.kind === 'unavailable' && missDecision.kind === 'miss') {
