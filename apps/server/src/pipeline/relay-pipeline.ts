@@ -358,7 +358,7 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
   /** Drops the proofs and purges the cache entries of repositories an answer revealed private. */
   async function forgetPrivate(repositories: readonly string[]): Promise<void> {
     for (const fullName of repositories) {
-      deps.guard.revoke(fullName);
+      await deps.guard.revoke(fullName);
       await deps.cache.purgeScope(fullName);
     }
   }

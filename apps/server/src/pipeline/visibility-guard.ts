@@ -63,9 +63,16 @@ export interface VisibilityGuard {
   /**
    * Drops the proof of a repository that an answer revealed as private (`owner/repo`, any case):
    * a refusal is recorded in its place, so the next read of it probes again after the refusal's
-   * lifetime and is refused until then.
+   * lifetime and is refused until then. A guard shared by several replicas resolves once the
+   * refusal holds for every replica.
    */
-  revoke(fullName: string): void;
+  revoke(fullName: string): void | Promise<void>;
+  /**
+   * Forgets what this guard knows of a repository (`owner/repo`, any case), proof or refusal, so
+   * that its next `prove` probes: for a guard whose proofs another store vouches for (several
+   * replicas), when that store knows nothing of it.
+   */
+  forget(fullName: string): void;
 }
 
 /** Where the answer of a route kind embeds its own repository (GitHub's response shapes). */
@@ -100,6 +107,11 @@ export interface VisibilityGuardOptions {
   readonly refusalTtlMs?: number;
   /** Proofs kept at most (oldest dropped first). Default 10,000. */
   readonly maxEntries?: number;
+  /**
+   * Told every proof or refusal as it is recorded (`owner/repo` lowercase): a guard shared by
+   * several replicas writes it through to their common store.
+   */
+  readonly onRecord?: (key: string, proof: Proof) => void;
 }
 
 const NOT_PUBLIC = { code: 'not_public' } as const;
@@ -129,7 +141,7 @@ function bareEtag(response: ForgeResponse): string | undefined {
 }
 
 /** What the guard knows of one repository. */
-interface Proof {
+export interface Proof {
   readonly isPublic: boolean;
   readonly until: number;
   /** ETags of answers that said public since the last refusal (empty for a refusal). */
@@ -165,11 +177,13 @@ export function createVisibilityGuard(options: VisibilityGuardOptions): Visibili
       publicEtags =
         etag === undefined || kept.includes(etag) ? kept : [...kept, etag].slice(-MAX_PUBLIC_ETAGS);
     }
-    proofs.set(key, {
+    const proof = {
       isPublic,
       until: options.now() + (isPublic ? publicTtlMs : refusalTtlMs),
       publicEtags,
-    });
+    };
+    proofs.set(key, proof);
+    options.onRecord?.(key, proof);
   }
 
   /** The unexpired proof or refusal of `key`, if any. */
@@ -230,6 +244,10 @@ export function createVisibilityGuard(options: VisibilityGuardOptions): Visibili
       const key = fullName.toLowerCase();
       if (!/^[^/]+\/[^/]+$/.test(key)) return;
       remember(key, false, undefined);
+    },
+
+    forget(fullName) {
+      proofs.delete(fullName.toLowerCase());
     },
 
     observeRead(kind, owner, repo, response) {
