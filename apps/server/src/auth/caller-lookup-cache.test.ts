@@ -129,6 +129,32 @@ describe('createCachingCallerStore', () => {
     expect(store.findTokenOwner).toHaveBeenCalledTimes(2);
   });
 
+  it('with a change sync (several replicas), sees a commit made before the lookup at once', async () => {
+    const fake = fakeStore();
+    // A notification that has not arrived: the backend's own counter does not move. The
+    // replicas' change sequence, read at each lookup, does.
+    const sequence = { committed: 1, synced: 1, syncs: 0 };
+    const cached = createCachingCallerStore(fake.store, {
+      now: () => 1_000_000,
+      externalChangeVersion: () => sequence.synced,
+      externalCheckIntervalMs: 0,
+      syncExternalChanges: () => {
+        sequence.syncs++;
+        sequence.synced = sequence.committed;
+        return Promise.resolve();
+      },
+    });
+    const { reading } = await cached.findTokenOwnerChecked(OWNER.tokenSha256);
+    expect(await cached.hasGrantSince('cal_1', 'bench', reading)).toBe(true);
+    expect(sequence.syncs).toBe(1); // one round trip per request
+    fake.rows.set(OWNER.tokenSha256, { ...OWNER, disabled: true }); // an operator, on replica A
+    sequence.committed++;
+    expect((await cached.findTokenOwner(OWNER.tokenSha256))?.disabled).toBe(true);
+    fake.granted.delete('cal_1\nbench');
+    sequence.committed++;
+    expect(await cached.hasGrant('cal_1', 'bench')).toBe(false);
+  });
+
   describe('one external change check per request (findTokenOwnerChecked, hasGrantSince)', () => {
     /** A setup whose counter reads are counted, read at every lookup (as the server runs it). */
     function counted() {

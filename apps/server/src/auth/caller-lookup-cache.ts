@@ -20,6 +20,13 @@ export interface CallerLookupCacheOptions {
    * string-rewrite policy's change stamp). Default 50.
    */
   readonly externalCheckIntervalMs?: number;
+  /**
+   * Brings {@link externalChangeVersion} up to date with every commit made before the call (one
+   * round trip; see `ReplicaChangeSync`), awaited at every token lookup and at every grant check
+   * not vouched for by the same request's token lookup. Without it the version moves when the
+   * backend learns of a commit (a PostgreSQL notification arrives a moment after it).
+   */
+  readonly syncExternalChanges?: () => Promise<void>;
 }
 
 const cachingStores = new WeakSet<CallerStore>();
@@ -125,6 +132,7 @@ export function createCachingCallerStore(
     external = { version, readAt: at };
   };
   async function findOwner(tokenSha256: string) {
+    await options.syncExternalChanges?.();
     const at = options.now();
     dropIfChangedElsewhere(at);
     const reading: LookupReading = { generation };
@@ -166,12 +174,14 @@ export function createCachingCallerStore(
     findTokenOwnerChecked: findOwner,
 
     async hasGrant(callerId, poolId) {
+      await options.syncExternalChanges?.();
       const at = options.now();
       dropIfChangedElsewhere(at);
       return grantAt(callerId, poolId, at);
     },
 
     async hasGrantSince(callerId, poolId, reading) {
+      if (reading.generation !== generation) await options.syncExternalChanges?.();
       const at = options.now();
       if (reading.generation !== generation) dropIfChangedElsewhere(at);
       return grantAt(callerId, poolId, at);
@@ -216,11 +226,14 @@ export function isCachingCallerStore(store: CallerStore): store is CachingCaller
  * @param now - the clock, epoch milliseconds
  * @param externalChangeVersion - the database's external change counter (see
  *   {@link CallerLookupCacheOptions.externalChangeVersion})
+ * @param syncExternalChanges - brings that counter up to date at each lookup (several replicas;
+ *   see {@link CallerLookupCacheOptions.syncExternalChanges})
  */
 export function withCachedCallerLookups<S extends { readonly callers: CallerStore }>(
   services: S,
   now: () => number,
   externalChangeVersion?: () => number,
+  syncExternalChanges?: () => Promise<void>,
 ): S & { readonly invalidateCallerLookups: () => void } {
   const callers = createCachingCallerStore(services.callers, {
     now,
@@ -232,6 +245,7 @@ export function withCachedCallerLookups<S extends { readonly callers: CallerStor
     ...(externalChangeVersion === undefined
       ? {}
       : { externalChangeVersion, externalCheckIntervalMs: 0 }),
+    ...(syncExternalChanges === undefined ? {} : { syncExternalChanges }),
   });
   return {
     ...services,

@@ -20,6 +20,12 @@ export interface MigrationOptions {
 export const CHANGE_CHANNEL = 'relay_changes';
 
 /**
+ * The PostgreSQL table of the change sequence (one row, id 1): bumped by the same commits that
+ * notify {@link CHANGE_CHANNEL}, within their transaction.
+ */
+export const CHANGE_SEQUENCE_TABLE = 'relay_change_sequence';
+
+/**
  * The tables whose changes the relay caches must see at once, with the columns whose update
  * counts (a client's `last_used_at`, written at most once a minute per client, does not).
  */
@@ -299,6 +305,41 @@ $$`.execute(db);
           );
         }
         await sql`drop function if exists relay_notify_change()`.execute(db);
+      },
+    },
+    '0005_change_sequence': {
+      // PostgreSQL: the same commits also bump the one row of CHANGE_SEQUENCE_TABLE, in their
+      // own transaction, so that a replica that reads it at the start of a request sees every
+      // commit made before (a notification arrives a moment later). The table's schema is the
+      // trigger's: a session committing with another search_path (psql) bumps the same row.
+      // SQLite: nothing.
+      async up(db: Kysely<unknown>) {
+        if (dialect !== 'postgres') return;
+        await db.schema
+          .createTable(CHANGE_SEQUENCE_TABLE)
+          .addColumn('id', 'integer', (col) => col.primaryKey())
+          .addColumn('value', 'bigint', (col) => col.notNull())
+          .execute();
+        await sql`insert into ${sql.table(CHANGE_SEQUENCE_TABLE)} (id, value) values (1, 0)`.execute(
+          db,
+        );
+        await sql`create or replace function relay_notify_change() returns trigger language plpgsql as $$
+begin
+  execute format('update %I.%I set value = value + 1 where id = 1', tg_table_schema, ${sql.lit(CHANGE_SEQUENCE_TABLE)});
+  perform pg_notify(${sql.lit(CHANGE_CHANNEL)}, tg_table_name);
+  return null;
+end
+$$`.execute(db);
+      },
+      async down(db: Kysely<unknown>) {
+        if (dialect !== 'postgres') return;
+        await sql`create or replace function relay_notify_change() returns trigger language plpgsql as $$
+begin
+  perform pg_notify(${sql.lit(CHANGE_CHANNEL)}, tg_table_name);
+  return null;
+end
+$$`.execute(db);
+        await db.schema.dropTable(CHANGE_SEQUENCE_TABLE).execute();
       },
     },
   };
