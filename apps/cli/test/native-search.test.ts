@@ -246,3 +246,106 @@ describe('a pool without allow_search', () => {
     expect(repos.stderr).toContain('search_denied');
   }, 60_000);
 });
+
+describe('search code through a pooled identity (the forge’s code search needs authentication)', () => {
+  let stack: RelayStack;
+  const secrets: Record<string, string> = {};
+
+  beforeAll(async () => {
+    stack = await startRelayStack({
+      bin: cli.bin,
+      env: () => ({ RELAY_NO_FALLBACK: '1' }),
+      secrets,
+    });
+    await stack.server.database.db
+      .updateTable('pools')
+      .set({ policy_json: '{"allow_search":true}' })
+      .where('id', '=', 'team')
+      .execute();
+    secrets.CODE_READER = stack.sim.tokens.addPat({ login: 'carol' }).token;
+    const registered = await relay(
+      [
+        'admin',
+        'identity',
+        '--pool',
+        'team',
+        '--id',
+        'code-reader',
+        '--kind',
+        'pat',
+        '--login',
+        'carol',
+        '--secret-ref',
+        'CODE_READER',
+        '--scope',
+        'acme',
+      ],
+      {
+        ...stack.env,
+        RELAY_ADMIN_TOKEN: 'admin-token-for-native-e2e-0123456789',
+        RELAY_URL: stack.server.url,
+      },
+    );
+    if (registered.code !== 0)
+      throw new Error(`identity registration failed: ${registered.stderr}`);
+  }, 60_000);
+  afterAll(async () => {
+    await stack.close();
+  });
+
+  it('gh’s non-TTY lines from the text matches (`repo:path: line`), --json, and no results', async () => {
+    const { sim, env } = stack;
+    // The forge's own answer with text matches, read with the identity's token.
+    const direct = (await (
+      await fetch(`${sim.urls.api}/search/code?q=widget+repo:acme/widgets`, {
+        headers: {
+          authorization: `token ${secrets.CODE_READER ?? ''}`,
+          accept: 'application/vnd.github.text-match+json',
+        },
+      })
+    ).json()) as { items: { path: string; text_matches: { fragment: string }[] }[] };
+    expect(direct.items.length).toBeGreaterThan(0);
+    const expected = direct.items
+      .flatMap((item) =>
+        item.text_matches.flatMap((match) =>
+          match.fragment
+            .split('\n')
+            .filter((line) => line.toLowerCase().includes('widget'))
+            .map((line) => `acme/widgets:${item.path}: ${line.trim()}\n`),
+        ),
+      )
+      .join('');
+    expect(expected).not.toBe('');
+    const before = sim.requests.count({ path: '/search/code' });
+    const lines = await relay(['native', 'search', 'code', 'widget', '-R', 'acme/widgets'], env);
+    expect(lines).toEqual({ code: 0, stdout: expected, stderr: '' });
+    // One page (30 results wanted, fewer found).
+    expect(sim.requests.count({ path: '/search/code' })).toBe(before + 1);
+
+    const json = await relay(
+      [
+        'native',
+        'search',
+        'code',
+        'widget',
+        '-R',
+        'acme/widgets',
+        '--json',
+        'path',
+        '--jq',
+        '.[].path',
+      ],
+      env,
+    );
+    expect(json).toEqual({
+      code: 0,
+      stdout: direct.items.map((item) => `${item.path}\n`).join(''),
+      stderr: '',
+    });
+    const none = await relay(
+      ['native', 'search', 'code', 'nothingmatchesthis', '-R', 'acme/widgets'],
+      env,
+    );
+    expect(none).toEqual({ code: 0, stdout: '', stderr: '' });
+  }, 60_000);
+});

@@ -108,6 +108,8 @@ export interface RelayStackOptions {
   readonly seed?: (sim: ForgeSim, clock: SimClock) => void;
   /** More environment of the logged-in CLI (RELAY_NO_FALLBACK, RELAY_NATIVE_CLI, …). */
   readonly env?: (dir: string) => Record<string, string>;
+  /** The server's secret bindings (pooled identities' credentials), by name. */
+  readonly secrets?: Readonly<Record<string, string>>;
 }
 
 /** A running stack with a logged-in caller (alice, pool `team`). */
@@ -150,7 +152,16 @@ export async function startRelayStack(options: RelayStackOptions): Promise<Relay
       DEFAULT_ALLOWED_OWNERS: 'acme',
     });
     if (!config.ok) throw new Error('invalid test configuration');
-    server = await startServer(config.value);
+    const { secrets } = options;
+    server = await startServer(
+      config.value,
+      secrets === undefined
+        ? {}
+        : {
+            readSecret: (ref) =>
+              Promise.resolve(Object.hasOwn(secrets, ref) ? secrets[ref] : undefined),
+          },
+    );
     const { token } = sim.tokens.addPat({ login: 'alice' });
     const env = {
       RELAY_CONFIG_DIR: join(dir.path, 'config'),

@@ -246,6 +246,38 @@ describe('rate limits', () => {
     expect(res.headers.get('x-ratelimit-resource')).toBe('code_search');
   });
 
+  it('sends a code result’s text matches only for the text-match media type (indices in UTF-8 bytes)', async () => {
+    interface CodeItem {
+      path: string;
+      text_matches?: {
+        fragment: string;
+        property: string;
+        matches: { text: string; indices: [number, number] }[];
+      }[];
+    }
+    const plain = (await (await get('/search/code?q=widget', { token: alice })).json()) as {
+      items: CodeItem[];
+    };
+    expect(plain.items.length).toBeGreaterThan(0);
+    expect(plain.items.every((item) => item.text_matches === undefined)).toBe(true);
+    const matched = (await (
+      await get('/search/code?q=widget', {
+        token: alice,
+        headers: { accept: 'application/vnd.github.text-match+json' },
+      })
+    ).json()) as { items: CodeItem[] };
+    const [first] = matched.items;
+    const [textMatch] = first?.text_matches ?? [];
+    expect(textMatch?.property).toBe('content');
+    expect(textMatch?.matches.length).toBeGreaterThan(0);
+    const bytes = Buffer.from(textMatch?.fragment ?? '');
+    for (const match of textMatch?.matches ?? []) {
+      const [start, end] = match.indices;
+      expect(bytes.subarray(start, end).toString()).toBe(match.text);
+      expect(match.text.toLowerCase()).toBe('widget');
+    }
+  });
+
   it.each([403, 429] as const)(
     'injects secondary limits (%i with Retry-After while budget remains)',
     async (status) => {

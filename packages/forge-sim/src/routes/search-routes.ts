@@ -56,6 +56,33 @@ function search(ctx: RouteContext, find: (query: SearchQuery) => unknown[]): Rou
 const matchesAll = (text: string, terms: readonly string[]): boolean =>
   terms.every((t) => text.toLowerCase().includes(t));
 
+/**
+ * A code result's `text_matches` (sent only for the `text-match` media type): one match
+ * object over the file's content, the fragment the whole (small) file, each case-insensitive
+ * occurrence of a term with its `indices` in UTF-8 bytes of the fragment, as GitHub counts.
+ */
+function codeTextMatches(objectUrl: string, content: string, terms: readonly string[]) {
+  const lower = content.toLowerCase();
+  const matches: { text: string; indices: [number, number] }[] = [];
+  for (const term of terms) {
+    for (let at = lower.indexOf(term); at !== -1; at = lower.indexOf(term, at + term.length)) {
+      const start = Buffer.byteLength(content.slice(0, at));
+      const text = content.slice(at, at + term.length);
+      matches.push({ text, indices: [start, start + Buffer.byteLength(text)] });
+    }
+  }
+  matches.sort((a, b) => a.indices[0] - b.indices[0]);
+  return [
+    {
+      object_url: objectUrl,
+      object_type: 'FileContent',
+      property: 'content',
+      fragment: content,
+      matches,
+    },
+  ];
+}
+
 /** Search routes (issues, code, commits, repositories). */
 export const SEARCH_ROUTES: readonly RouteDef[] = [
   {
@@ -104,16 +131,22 @@ export const SEARCH_ROUTES: readonly RouteDef[] = [
                 query.terms.length > 0 &&
                 matchesAll(content, query.terms),
             )
-            .map(([p, content]) => ({
-              name: p.split('/').at(-1),
-              path: p,
-              sha: Buffer.from(content).toString('hex').slice(0, 40).padEnd(40, '0'),
-              url: `${ctx.urls.api}/repos/${repo.owner}/${repo.name}/contents/${p}?ref=${head?.sha ?? ''}`,
-              git_url: `${ctx.urls.api}/repos/${repo.owner}/${repo.name}/git/blobs/${head?.sha ?? ''}`,
-              html_url: `${ctx.urls.web}/${repo.owner}/${repo.name}/blob/${head?.sha ?? ''}/${p}`,
-              repository: ctx.render.repo(repo),
-              score: 1,
-            }));
+            .map(([p, content]) => {
+              const url = `${ctx.urls.api}/repos/${repo.owner}/${repo.name}/contents/${p}?ref=${head?.sha ?? ''}`;
+              return {
+                name: p.split('/').at(-1),
+                path: p,
+                sha: Buffer.from(content).toString('hex').slice(0, 40).padEnd(40, '0'),
+                url,
+                git_url: `${ctx.urls.api}/repos/${repo.owner}/${repo.name}/git/blobs/${head?.sha ?? ''}`,
+                html_url: `${ctx.urls.web}/${repo.owner}/${repo.name}/blob/${head?.sha ?? ''}/${p}`,
+                repository: ctx.render.repo(repo),
+                score: 1,
+                ...(ctx.accept.includes('text-match')
+                  ? { text_matches: codeTextMatches(url, content, query.terms) }
+                  : {}),
+              };
+            });
         }),
       ),
   },
