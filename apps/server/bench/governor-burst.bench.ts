@@ -85,7 +85,7 @@ interface Answered {
   readonly sentAt: number;
   readonly answeredAt: number;
   readonly status: number;
-  /** `200 miss`, `424 relay_overloaded`, … */
+  /** The relay's status and the envelope's cache result, or the error's reason or code. */
   readonly outcome: string;
   /** A pooled identity served it (the envelope's `identity`). */
   readonly pooled: boolean;
@@ -174,9 +174,10 @@ async function runArm(arm: Arm): Promise<ArmResult> {
                 relay?: { cache?: string };
                 error?: { code?: string; reason?: string };
               };
+              // `200 miss`, `200 stale`, `200 miss (forge 404)`, `424 relay_overloaded`, …
               const detail =
                 response.status === 200
-                  ? `${String(body.status)} ${body.relay?.cache ?? '?'}`
+                  ? `${body.relay?.cache ?? '?'}${body.status === 200 ? '' : ` (forge ${String(body.status)})`}`
                   : (body.error?.reason ?? body.error?.code ?? '?');
               answered.push({
                 path,
