@@ -26,6 +26,7 @@
  *
  * Run: pnpm --filter @relay/server bench:quota (BENCH_QUOTA_WORKLOAD=minute_poll|watch for one)
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,8 +35,11 @@ import {
   type CheckRunRecord,
   type ForgeSim,
   type JobRecord,
+  type LoggedRequest,
   type RunRecord,
 } from '@relay/forge-sim';
+import { resolveLifetime } from '@relay/cache';
+import { classify } from '@relay/route-classifier';
 import { loadServerConfig } from '../src/server-config.js';
 import { createSecretReader } from '../src/secret-resolver.js';
 import { startServer } from '../src/start-server.js';
@@ -84,7 +88,7 @@ interface Change {
 
 /** A replayable workload: its reads and the world's changes, identical in every mode. */
 interface Workload {
-  readonly name: 'minute_poll' | 'watch';
+  readonly name: 'minute_poll' | 'watch' | 'burst';
   readonly pullsPerRepo: number;
   readonly reads: Read[];
   readonly changes: Change[];
@@ -542,6 +546,101 @@ function buildWatchWorkload(): Workload {
   };
 }
 
+/**
+ * The burst workload's parameters (assumptions, chosen before the first replay and not tuned):
+ * a team of agents (a review swarm, or one orchestrator's workers) follows the same few pull
+ * requests. Their scheduler wakes them all at the same second, so identical reads arrive at
+ * once; a push notification reaches every agent at the same moment too.
+ */
+const BURST = {
+  /** The followed pull requests: the first one of repositories 0, 1 and 2. */
+  hotPulls: 3,
+  /** Every agent checks every followed PR each minute, all at the same second (assumption). */
+  tickS: 60,
+  /** A push to one followed PR (in turn) every 4 minutes, starting a CI run (assumption). */
+  pushEveryS: 240,
+  /** Every agent reacts to a push this long after it, all at once (assumption). */
+  reactS: 5,
+} as const;
+
+/**
+ * The burst workload: every agent follows the same three pull requests. Each minute, at the same
+ * second, every agent reads each followed PR, its head's check runs and its head's combined status
+ * (`gh pr view` + `gh pr checks`); after each push (every 4 minutes, to one followed PR in turn,
+ * starting a CI run that advances step by step as in the watch workload), every agent reads that
+ * PR, its files and its conversation at once. Comments elsewhere every minute, as in the others.
+ */
+function buildBurstWorkload(): Workload {
+  const random = createRandom(24_680);
+  const uniform = ([min, max]: readonly [number, number]) => min + random() * (max - min);
+  const reads: Read[] = [];
+  const changes: Change[] = [];
+  minuteComments(changes);
+  const seqs = new Map<number, number>();
+  const read = (at: number, agent: number, kind: string, path: (s: ReplayState) => string) => {
+    if (at >= END) return;
+    const seq = seqs.get(agent) ?? 0;
+    seqs.set(agent, seq + 1);
+    reads.push({ at, agent, seq, kind, path });
+  };
+  /** The followed PR's current head commit, read from the world at read time. */
+  const headOf = (s: ReplayState, hot: number) => {
+    const repo = repoOf(s, hot);
+    const sha = s.sim.world.getRepo(BENCH_ORG, repo.name)?.branches.get(repo.head)?.sha;
+    if (sha === undefined) throw new Error('no head');
+    return sha;
+  };
+  for (let at = 30 * S; at < END; at += BURST.tickS * S) {
+    for (let agent = 0; agent < AGENTS; agent++) {
+      for (let hot = 0; hot < BURST.hotPulls; hot++) {
+        read(at, agent, 'pr view', (s) =>
+          repoPath(s, hot, `/pulls/${String(repoOf(s, hot).pull)}`),
+        );
+        read(at, agent, 'check runs', (s) =>
+          repoPath(s, hot, `/commits/${headOf(s, hot)}/check-runs`),
+        );
+        read(at, agent, 'status', (s) => repoPath(s, hot, `/commits/${headOf(s, hot)}/status`));
+      }
+    }
+  }
+  for (
+    let n = 0, pushAt = BURST.pushEveryS * S;
+    pushAt < END;
+    n++, pushAt += BURST.pushEveryS * S
+  ) {
+    const hot = n % BURST.hotPulls;
+    const startAt = pushAt + Math.round(uniform(WATCH.queuedS) * S);
+    const bounds = WATCH.jobs.map((job) => {
+      const b = [startAt];
+      for (const [, min, max] of job.steps) {
+        b.push(Math.round((b[b.length - 1] ?? startAt) + uniform([min, max]) * S));
+      }
+      return b;
+    });
+    const completeAt = Math.max(...bounds.map((b) => b[b.length - 1] ?? startAt));
+    // The run of push n belongs to "agent" `hot` (repository `hot`, its first pull request).
+    changes.push(...runChanges(hot, n, 0, { pushAt, startAt, bounds, completeAt }));
+    const reactAt = pushAt + BURST.reactS * S;
+    for (let agent = 0; agent < AGENTS; agent++) {
+      read(reactAt, agent, 'push: pr view', (s) =>
+        repoPath(s, hot, `/pulls/${String(repoOf(s, hot).pull)}`),
+      );
+      read(reactAt, agent, 'push: pr files', (s) =>
+        repoPath(s, hot, `/pulls/${String(repoOf(s, hot).pull)}/files`),
+      );
+      read(reactAt, agent, 'push: conversation', (s) =>
+        repoPath(s, hot, `/issues/${String(repoOf(s, hot).pull)}/comments`),
+      );
+    }
+  }
+  return {
+    name: 'burst',
+    pullsPerRepo: 1,
+    reads: sortReads(reads),
+    changes: changes.filter((c) => c.at < END).sort((a, b) => a.at - b.at),
+  };
+}
+
 /** What one mode spent. */
 interface ModeResult {
   readonly reads: number;
@@ -550,6 +649,72 @@ interface ModeResult {
   readonly quota: number;
   readonly quota_by_credential: Record<string, number>;
   readonly relay_cache_results?: Record<string, number>;
+  /** Relay mode: where its upstream requests and quota went, by the read that caused them. */
+  readonly spend_by_read?: Record<string, SpendRow>;
+  /** Direct mode: the digest of each read's answer, by read (not reported). */
+  readonly contents?: string[];
+}
+
+/** Upstream requests and quota of one kind of read, by lane and answer. */
+interface SpendRow {
+  requests: number;
+  quota: number;
+  anonymous_200: number;
+  anonymous_304: number;
+  pooled_200: number;
+  pooled_304: number;
+  other: number;
+}
+
+/** What forge-sim (like GitHub) charges for one request: anonymous always, a 304 with a token never. */
+function chargeOf(entry: LoggedRequest): number {
+  return entry.credential !== 'anonymous' && entry.status === 304 ? 0 : 1;
+}
+
+/**
+ * Gives each upstream request of a group of simultaneous reads to the read that caused it: a
+ * request for a repository's metadata (`/repos/{owner}/{repo}`) is a visibility probe unless a
+ * repository read of the group asked for it; any other request goes to the first read of the
+ * group with its path.
+ */
+function attribute(
+  rows: Record<string, SpendRow>,
+  group: readonly { readonly item: Read; readonly path: string }[],
+  added: readonly LoggedRequest[],
+): void {
+  const repoViews = new Map<string, number>();
+  for (const { path } of group) {
+    const bare = path.split('?')[0] ?? path;
+    if (/^\/repos\/[^/]+\/[^/]+$/.test(bare)) repoViews.set(bare, (repoViews.get(bare) ?? 0) + 1);
+  }
+  for (const entry of added) {
+    let kind = 'other';
+    if (/^\/repos\/[^/]+\/[^/]+$/.test(entry.path)) {
+      const left = repoViews.get(entry.path) ?? 0;
+      if (left > 0) repoViews.set(entry.path, left - 1);
+      kind =
+        left > 0
+          ? (group.find((g) => g.path === entry.path)?.item.kind ?? kind)
+          : 'visibility probe';
+    } else {
+      kind = group.find((g) => (g.path.split('?')[0] ?? g.path) === entry.path)?.item.kind ?? kind;
+    }
+    const row = (rows[kind] ??= {
+      requests: 0,
+      quota: 0,
+      anonymous_200: 0,
+      anonymous_304: 0,
+      pooled_200: 0,
+      pooled_304: 0,
+      other: 0,
+    });
+    row.requests++;
+    row.quota += chargeOf(entry);
+    const lane = entry.credential === 'anonymous' ? 'anonymous' : 'pooled';
+    if (entry.status === 200) row[`${lane}_200`]++;
+    else if (entry.status === 304) row[`${lane}_304`]++;
+    else row.other++;
+  }
 }
 
 /** Sums `used` over every rate bucket of each credential (anonymous when the token is null). */
@@ -574,6 +739,8 @@ async function quotaSpent(
 async function replay(
   mode: 'direct' | 'revalidate' | 'relay',
   workload: Workload,
+  /** Filled with the path of every read, by read (the paths depend on the replayed world). */
+  paths: string[] = [],
 ): Promise<ModeResult> {
   const clock = createSimClock({ start: T0 });
   const { sim, repos } = await startBenchSim({
@@ -587,7 +754,9 @@ async function replay(
   const dir = mkdtempSync(join(tmpdir(), 'relay-bench-quota-'));
   const closers: (() => Promise<void>)[] = [() => sim.close()];
   try {
-    let read: (agent: number, path: string) => Promise<boolean>;
+    let read: (agent: number, path: string, index: number) => Promise<boolean>;
+    /** Direct mode: a digest of every read's answer (the content each read found), by read. */
+    const contents: string[] = [];
     const cacheResults: Record<string, number> = {};
     const credentials: Record<string, string | null> = { anonymous: null };
     if (mode === 'direct') {
@@ -599,11 +768,13 @@ async function replay(
         tokens.push(token);
         credentials[login] = token;
       }
-      read = async (agent, path) => {
+      read = async (agent, path, index) => {
         const response = await fetch(`${sim.urls.api}${path}`, {
           headers: { authorization: `token ${tokens[agent] ?? ''}` },
         });
-        await response.arrayBuffer();
+        const body = Buffer.from(await response.arrayBuffer());
+        contents[index] =
+          `${String(response.status)} ${createHash('sha256').update(body).digest('hex')}`;
         return response.status === 200;
       };
     } else if (mode === 'revalidate') {
@@ -686,36 +857,48 @@ async function replay(
     let failed = 0;
     let next = 0;
     const notOk: Record<string, number> = {};
-    for (const item of workload.reads) {
-      for (let change = workload.changes[next]; change !== undefined && change.at <= item.at;) {
+    const breakdown: Record<string, SpendRow> = {};
+    // Reads at the same time are sent at once (one chain per agent, in the agent's order), so that
+    // concurrent identical reads meet in the relay as they would in production.
+    for (let first = 0; first < workload.reads.length;) {
+      const at = workload.reads[first]?.at ?? 0;
+      let last = first;
+      while (workload.reads[last + 1]?.at === at) last++;
+      for (let change = workload.changes[next]; change !== undefined && change.at <= at;) {
         clock.set(T0 + change.at);
         change.apply(state);
         change = workload.changes[++next];
       }
-      clock.set(T0 + item.at);
+      clock.set(T0 + at);
       const before = sim.requests.entries.length;
-      const path = item.path(state);
-      if (!(await read(item.agent, path))) {
-        failed++;
-        notOk[item.kind] = (notOk[item.kind] ?? 0) + 1;
-      }
+      const group = workload.reads.slice(first, last + 1).map((item, i) => {
+        const path = item.path(state);
+        paths[first + i] = path;
+        return { item, index: first + i, path };
+      });
+      const chains = new Map<number, typeof group>();
+      for (const g of group) chains.set(g.item.agent, [...(chains.get(g.item.agent) ?? []), g]);
+      await Promise.all(
+        [...chains.values()].map(async (chain) => {
+          for (const { item, index, path } of chain) {
+            if (!(await read(item.agent, path, index))) {
+              failed++;
+              notOk[item.kind] = (notOk[item.kind] ?? 0) + 1;
+            }
+          }
+        }),
+      );
+      const added = sim.requests.entries.slice(before);
+      attribute(breakdown, group, added);
       if (process.env.BENCH_TRACE === mode) {
-        const added = sim.requests.entries.slice(before);
         console.error(
-          `${String(item.at / 1000).padStart(8)} a${String(item.agent)} ${item.kind} ${path} :: ${added.map((e) => `${e.credential} ${String(e.status)} ${e.path}`).join(' | ')}`,
+          `${String(at / 1000).padStart(8)} ${group.map((g) => `a${String(g.item.agent)} ${g.item.kind} ${g.path}`).join(', ')} :: ${added.map((e) => `${e.credential} ${String(e.status)} ${e.path}`).join(' | ')}`,
         );
       }
+      first = last + 1;
     }
     if (failed > 0) console.error(`${workload.name} ${mode}: failed reads by kind`, notOk);
     const upstream = sim.requests.entries.length;
-    if (process.env.BENCH_DEBUG === '1') {
-      const by: Record<string, number> = {};
-      for (const e of sim.requests.entries) {
-        const key = `${e.credential} ${String(e.status)} ${e.path.replace(/\d+/g, 'N')}`;
-        by[key] = (by[key] ?? 0) + 1;
-      }
-      console.error(mode, by);
-    }
     const quota = await quotaSpent(sim, credentials);
     return {
       reads: workload.reads.length,
@@ -723,7 +906,8 @@ async function replay(
       upstream_requests: upstream,
       quota: quota.total,
       quota_by_credential: quota.by,
-      ...(mode === 'relay' ? { relay_cache_results: cacheResults } : {}),
+      ...(mode === 'relay' ? { relay_cache_results: cacheResults, spend_by_read: breakdown } : {}),
+      ...(mode === 'direct' ? { contents } : {}),
     };
   } finally {
     for (const close of closers) await close();
@@ -731,13 +915,55 @@ async function replay(
   }
 }
 
+/** The cache lifetime SPEC.md gives a read (the relay's lifetime table, by its route kind). */
+function lifetimeOf(path: string): number {
+  const [bare, search] = path.split('?');
+  const route = classify({
+    method: 'GET',
+    path: bare ?? path,
+    query: Object.fromEntries(new URLSearchParams(search)),
+    policy: { allow_search: false, allow_logs: true },
+  });
+  if (!route.ok) throw new Error(`unclassified read ${path}`);
+  return resolveLifetime(route.value.kind).freshMs;
+}
+
+/**
+ * What the workload costs at least, from the content every read of the direct mode found:
+ * - `floor`: each distinct URL's first read plus each read that found changed content (what a
+ *   reader pays that sees every change and nothing else);
+ * - `lifetime_bound`: a per-URL cache with SPEC.md's lifetimes and free revalidation, nothing
+ *   else (no visibility probes, no second lane): it asks upstream when its copy is older than
+ *   the lifetime (`requests`) and pays when the content changed since (`quota`).
+ */
+function lowerBounds(workload: Workload, paths: readonly string[], contents: readonly string[]) {
+  let floor = 0;
+  const previous = new Map<string, string>();
+  const cached = new Map<string, { content: string; at: number }>();
+  const bound = { requests: 0, quota: 0 };
+  workload.reads.forEach((item, i) => {
+    const path = paths[i] ?? '';
+    const content = contents[i] ?? '';
+    if (previous.get(path) !== content) floor++;
+    previous.set(path, content);
+    const copy = cached.get(path);
+    if (copy !== undefined && item.at - copy.at < lifetimeOf(path)) return;
+    bound.requests++;
+    if (copy?.content !== content) bound.quota++;
+    cached.set(path, { content, at: item.at });
+  });
+  return { floor, lifetime_bound: bound, distinct_urls: previous.size };
+}
+
 /** Replays one workload through the three modes and summarizes it. */
 async function measure(workload: Workload): Promise<Record<string, unknown>> {
   const kinds: Record<string, number> = {};
   for (const item of workload.reads) kinds[item.kind] = (kinds[item.kind] ?? 0) + 1;
-  const direct = await replay('direct', workload);
+  const paths: string[] = [];
+  const { contents, ...direct } = await replay('direct', workload, paths);
   const revalidate = await replay('revalidate', workload);
   const relay = await replay('relay', workload);
+  const bounds = lowerBounds(workload, paths, contents ?? []);
   return {
     reads: workload.reads.length,
     world_changes: workload.changes.length,
@@ -745,15 +971,20 @@ async function measure(workload: Workload): Promise<Record<string, unknown>> {
     direct,
     revalidate,
     relay,
+    ...bounds,
     relay_vs_direct_quota: round(relay.quota / direct.quota, 3),
     revalidate_vs_relay_quota: round(revalidate.quota / relay.quota, 2),
     relay_vs_direct_requests: round(relay.upstream_requests / direct.upstream_requests, 3),
     revalidate_vs_relay_requests: round(revalidate.upstream_requests / relay.upstream_requests, 2),
+    // Issue 23 item 3: against what a user could pick instead, and against the floor.
+    relay_vs_revalidate_quota: round(relay.quota / revalidate.quota, 3),
+    relay_vs_revalidate_requests: round(relay.upstream_requests / revalidate.upstream_requests, 3),
+    relay_vs_floor_quota: round(relay.quota / bounds.floor, 3),
   };
 }
 
 const only = process.env.BENCH_QUOTA_WORKLOAD;
-const workloads = [buildMinutePollWorkload(), buildWatchWorkload()].filter(
+const workloads = [buildMinutePollWorkload(), buildWatchWorkload(), buildBurstWorkload()].filter(
   (w) => only === undefined || only === '' || w.name === only,
 );
 const results: Record<string, unknown> = {};
