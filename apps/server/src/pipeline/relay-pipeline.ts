@@ -39,6 +39,7 @@ import {
   type RewriteSnapshot,
   type RewriteSnapshotLoader,
 } from './rewrite-snapshot.js';
+import { createProbeValidators } from './probe-validators.js';
 import { toRouteKey, toSelectionRoute } from './route-identity.js';
 import { createAnonymousBudget } from './token-free-lanes.js';
 import {
@@ -201,6 +202,11 @@ function toAnswer(route: ClassifiedRoute, served: ServedAnswer): EnvelopeAnswer 
   };
 }
 
+/** A stored body as the transport gives one (a 304 refresh confirms it unchanged). */
+function bodyOf(entry: CacheEntry): ServedAnswer['response']['body'] {
+  return { encoding: entry.bodyEncoding, body: entry.body } as ServedAnswer['response']['body'];
+}
+
 function fromEntry(entry: CacheEntry): EnvelopeAnswer {
   return {
     status: entry.status,
@@ -284,6 +290,7 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
   const apiOrigin = deps.apiOrigin ?? 'https://api.github.com';
   const anonymousBudget = createAnonymousBudget(deps.now);
   const inFlight = createCallerConcurrency(deps.maxCallerConcurrency);
+  const probeValidators = createProbeValidators();
 
   async function fetchAndStore(
     context: RequestContext,
@@ -309,8 +316,13 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
     // A fresh API read of a repository — its metadata, or an answer that embeds it (a pull
     // request's base repository, a run's or a combined status's repository) — tells the
     // visibility guard what a probe would: it renews the proof or records a refusal.
+    // A 304 refresh confirms the stored body, and with it the repository the body embeds.
     if (served.backend !== 'web' && route.owner !== undefined && route.repo !== undefined) {
-      deps.guard.observeRead(route.kind, route.owner, route.repo, served.response);
+      const confirmed =
+        served.response.status === 304 && served.revalidated && expired !== undefined
+          ? { ...served.response, status: 200, body: bodyOf(expired) }
+          : served.response;
+      deps.guard.observeRead(route.kind, route.owner, route.repo, confirmed);
     }
     const now = deps.now();
     if (decision.kind === 'bypass') {
@@ -408,16 +420,21 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
     };
     if (route.repoScoped && route.owner !== undefined && route.repo !== undefined) {
       const probeRoute = { ...toSelectionRoute(route, true), kind: 'repo_view' as const };
+      const probePath = `/repos/${route.owner}/${route.repo}`;
       const proof = await deps.guard.prove({
         owner: route.owner,
         repo: route.repo,
         anonymous: anonymousRead,
         anonymousSpent: () => anonymousBudget.isSpent('core'),
-        pooled: async (path) => {
+        pooledRevalidates: () => probeValidators.has(probePath),
+        pooled: async (path, conditional = false) => {
+          // A conditional probe only from an identity that holds an ETag for it (a free 304).
+          const holders = conditional ? probeValidators.holders(path) : undefined;
+          const candidates = (await identities()).filter((i) => holders?.has(i.id) ?? true);
           const acquired = await deps.identityPool.acquire({
             route: { ...probeRoute, key: toRouteKey({ ...route, kind: 'repo_view' }) },
             policy,
-            identities: await identities(),
+            identities: candidates,
           });
           if (!acquired.ok) return undefined;
           const { identity, credential } = acquired.value;
@@ -426,7 +443,11 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
             path,
             rewriteCheck,
             authorization: credential.toAuthorizationHeader(),
+            ...(conditional
+              ? { headers: probeValidators.conditionalHeaders(path, identity.id) }
+              : {}),
           });
+          if (result.ok) probeValidators.record(path, identity.id, result.value);
           // The upstream governor refused: nothing was sent, the identity is not at fault.
           if (!result.ok && isGovernorRefusal(result.error)) return result;
           await deps.identityPool.report({

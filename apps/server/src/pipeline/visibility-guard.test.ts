@@ -286,3 +286,136 @@ describe('public-visibility guard', () => {
     expect(await h.prove()).toEqual({ ok: false, error: { code: 'not_public' } });
   });
 });
+
+describe('public-visibility guard: proofs without quota (issue 23 item 3)', () => {
+  const PUBLIC = withEtag(forgeResponse(200, { private: false }), 'W/"e1"');
+
+  /** A guard whose pooled lane answers `conditional` when asked conditionally, else `plain`. */
+  function conditionalSetUp(conditional: ProbeResult, plain: ProbeResult) {
+    let now = 0;
+    let holdsEtag = false;
+    const calls: string[] = [];
+    const guard = createVisibilityGuard({ now: () => now });
+    const prove = (anonymousSpent = true) =>
+      guard.prove({
+        owner: 'acme',
+        repo: 'widgets',
+        anonymousSpent: () => anonymousSpent,
+        pooledRevalidates: () => holdsEtag,
+        anonymous: (path) => {
+          calls.push(`anonymous ${path}`);
+          return Promise.resolve(ok(PUBLIC));
+        },
+        pooled: (path, isConditional = false) => {
+          calls.push(`${isConditional ? 'conditional' : 'pooled'} ${path}`);
+          holdsEtag = true;
+          return Promise.resolve(isConditional ? conditional : plain);
+        },
+      });
+    return { guard, prove, calls, advance: (ms: number) => (now += ms) };
+  }
+
+  it('asks the identity holding an ETag first; a 304 of a public answer renews the proof', async () => {
+    const h = conditionalSetUp(ok(withEtag(forgeResponse(304, null), '"e1"')), ok(PUBLIC));
+    expect(await h.prove()).toEqual({ ok: true, value: 'pooled' });
+    h.advance(60_000);
+    expect(await h.prove(false)).toEqual({ ok: true, value: 'pooled' });
+    expect(h.calls).toEqual(['pooled /repos/acme/widgets', 'conditional /repos/acme/widgets']);
+    h.advance(59_999);
+    expect(await h.prove()).toEqual({ ok: true, value: 'cached' });
+  });
+
+  it.each([
+    ['a 304 of an ETag never seen public', ok(withEtag(forgeResponse(304, null), '"other"'))],
+    ['a 304 without an ETag', ok(forgeResponse(304, null))],
+    ['a 500', ok(forgeResponse(500, null))],
+  ])('%s proves nothing: the ordinary order follows', async (_name, conditional) => {
+    const h = conditionalSetUp(conditional, ok(PUBLIC));
+    await h.prove();
+    h.advance(60_000);
+    expect(await h.prove(false)).toEqual({ ok: true, value: 'anonymous' });
+    expect(h.calls.slice(1)).toEqual([
+      'conditional /repos/acme/widgets',
+      'anonymous /repos/acme/widgets',
+    ]);
+  });
+
+  it('a conditional answer that says private (its ETag changed) is a refusal', async () => {
+    const h = conditionalSetUp(ok(forgeResponse(200, { private: true })), ok(PUBLIC));
+    await h.prove();
+    h.advance(60_000);
+    expect(await h.prove(false)).toEqual({ ok: false, error: { code: 'not_public' } });
+    expect(h.calls).toHaveLength(2);
+  });
+
+  it('a refusal forgets the public ETags: a later 304 of one proves nothing', async () => {
+    const h = conditionalSetUp(ok(withEtag(forgeResponse(304, null), '"e1"')), ok(PUBLIC));
+    await h.prove();
+    await h.guard.revoke('acme/widgets');
+    h.advance(30_000);
+    expect(await h.prove(false)).toEqual({ ok: true, value: 'anonymous' });
+    expect(h.calls.slice(1)).toEqual([
+      'conditional /repos/acme/widgets',
+      'anonymous /repos/acme/widgets',
+    ]);
+  });
+
+  it.each([
+    [
+      'pr_list',
+      [
+        { number: 1, base: { repo: { full_name: 'acme/widgets', private: false } } },
+        { number: 2, base: { repo: { full_name: 'Acme/Widgets', private: false } } },
+      ],
+    ],
+    [
+      'run_list',
+      {
+        total_count: 1,
+        workflow_runs: [{ id: 9, repository: { full_name: 'acme/widgets', private: false } }],
+      },
+    ],
+    [
+      'workflow_run_list',
+      {
+        total_count: 1,
+        workflow_runs: [{ id: 9, repository: { full_name: 'acme/widgets', private: false } }],
+      },
+    ],
+  ] as const)('a %s whose items embed the repository renews the proof', async (kind, body) => {
+    const h = setUp(ok(forgeResponse(200, { private: false })));
+    await h.prove();
+    h.advance(240_000);
+    h.guard.observeRead(kind, 'acme', 'widgets', forgeResponse(200, body));
+    h.advance(299_999);
+    expect(await h.prove()).toEqual({ ok: true, value: 'cached' });
+    expect(h.calls).toHaveLength(1);
+  });
+
+  it('a list with one item that embeds the repository as private is a refusal', async () => {
+    const h = setUp(ok(forgeResponse(200, { private: false })));
+    await h.prove();
+    const items = [
+      { number: 1, base: { repo: { full_name: 'acme/widgets', private: false } } },
+      { number: 2, base: { repo: { full_name: 'acme/widgets', private: true } } },
+    ];
+    h.guard.observeRead('pr_list', 'acme', 'widgets', forgeResponse(200, items));
+    expect(await h.prove()).toEqual({ ok: false, error: { code: 'not_public' } });
+  });
+
+  it.each([
+    [
+      'only other repositories',
+      [{ base: { repo: { full_name: 'carol/widgets', private: false } } }],
+    ],
+    ['an empty list', []],
+    ['items without a repository', [{ number: 1 }, null, 7]],
+  ])('a list with %s neither renews nor refuses', async (_name, items) => {
+    const h = setUp(ok(forgeResponse(200, { private: false })));
+    await h.prove();
+    h.advance(240_000);
+    h.guard.observeRead('pr_list', 'acme', 'widgets', forgeResponse(200, items));
+    h.advance(60_000);
+    expect(await h.prove()).toEqual({ ok: true, value: 'anonymous' });
+  });
+});

@@ -5,8 +5,12 @@ import { isAnonymousQuotaExhausted } from './token-free-lanes.js';
 /** The outcome of one metadata probe: the forge's answer, or a transport failure. */
 export type ProbeResult = Result<ForgeResponse, ForgeTransportError>;
 
-/** Sends `GET /repos/{owner}/{repo}` (the path given) with a pooled identity, or undefined when none may. */
-export type PooledProbe = (path: string) => Promise<ProbeResult | undefined>;
+/**
+ * Sends `GET /repos/{owner}/{repo}` (the path given) with a pooled identity, or undefined when none
+ * may. With `conditional`, only from an identity holding an ETag of an earlier answer to it, sent
+ * as `If-None-Match` (a 304 then costs no quota).
+ */
+export type PooledProbe = (path: string, conditional?: boolean) => Promise<ProbeResult | undefined>;
 
 /** What {@link VisibilityGuard.prove} needs for one repository. */
 export interface VisibilityProbeInput {
@@ -21,6 +25,13 @@ export interface VisibilityProbeInput {
    * answers until their reset): the anonymous probe is then skipped, as its answer would be.
    */
   readonly anonymousSpent?: () => boolean;
+  /**
+   * Whether a pooled identity holds an ETag of this repository's metadata: the guard then asks
+   * it first, conditionally; a 304 whose ETag it saw on a public answer proves the repository
+   * still public for free (an anonymous probe is always charged). Any other answer is judged as
+   * a probe answer; an unknown 304 falls back to the ordinary order.
+   */
+  readonly pooledRevalidates?: () => boolean;
 }
 
 /**
@@ -83,15 +94,38 @@ const EMBEDDED_REPOSITORY: Partial<Record<RouteKind, readonly string[]>> = {
   commit_status_ref: ['repository'],
 };
 
-/** The object at `path` of a JSON body, if it is one. */
-function objectAt(body: ForgeResponse['body'], path: readonly string[]): unknown {
-  if (body.encoding !== 'json') return undefined;
-  let value: unknown = body.body;
+/**
+ * Lists whose every item embeds its repository: the items (at `items`, or the body itself) and
+ * where in each item (a pull request's `base.repo`, a workflow run's `repository`).
+ */
+const EMBEDDED_IN_ITEMS: Partial<
+  Record<RouteKind, { readonly items: readonly string[]; readonly at: readonly string[] }>
+> = {
+  pr_list: { items: [], at: ['base', 'repo'] },
+  run_list: { items: ['workflow_runs'], at: ['repository'] },
+  workflow_run_list: { items: ['workflow_runs'], at: ['repository'] },
+};
+
+/** The value at `path` of a JSON value, if there is one. */
+function valueAt(value: unknown, path: readonly string[]): unknown {
+  let at = value;
   for (const key of path) {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-    value = (value as Record<string, unknown>)[key];
+    if (typeof at !== 'object' || at === null || Array.isArray(at)) return undefined;
+    at = (at as Record<string, unknown>)[key];
   }
-  return value;
+  return at;
+}
+
+/** The repositories a 200 of `kind` embeds (empty when it embeds none, or the body is not JSON). */
+function embeddedRepositories(kind: RouteKind, response: ForgeResponse): unknown[] {
+  if (response.body.encoding !== 'json') return [];
+  const body: unknown = response.body.body;
+  const single = EMBEDDED_REPOSITORY[kind];
+  if (single !== undefined) return [valueAt(body, single)];
+  const list = EMBEDDED_IN_ITEMS[kind];
+  const items = list === undefined ? undefined : valueAt(body, list.items);
+  if (list === undefined || !Array.isArray(items)) return [];
+  return items.map((item) => valueAt(item, list.at));
 }
 
 /** Options of {@link createVisibilityGuard}. */
@@ -201,12 +235,24 @@ export function createVisibilityGuard(options: VisibilityGuardOptions): Visibili
     const path = `/repos/${input.owner}/${input.repo}`;
     let answer: ForgeResponse | undefined;
     let source: ProofSource = 'anonymous';
-    if (input.anonymousSpent?.() !== true) {
+    if (input.pooledRevalidates?.() === true) {
+      const conditional = await input.pooled(path, true);
+      if (conditional?.ok === true) {
+        if (conditional.value.status === 304 && renewsByEtag(key, conditional.value)) {
+          return ok('pooled');
+        }
+        if (conditional.value.status === 200 || conditional.value.status === 404) {
+          answer = conditional.value;
+          source = 'pooled';
+        }
+      }
+    }
+    if (answer === undefined && input.anonymousSpent?.() !== true) {
       const anonymous = await input.anonymous(path);
       if (!anonymous.ok) return err({ code: 'probe_failed', error: anonymous.error });
       answer = anonymous.value;
     }
-    if (answer === undefined || isAnonymousQuotaExhausted(answer)) {
+    if (answer === undefined || (source === 'anonymous' && isAnonymousQuotaExhausted(answer))) {
       const pooled = await input.pooled(path);
       if (pooled === undefined) return err(NOT_PUBLIC);
       if (!pooled.ok) return err({ code: 'probe_failed', error: pooled.error });
@@ -221,15 +267,24 @@ export function createVisibilityGuard(options: VisibilityGuardOptions): Visibili
     return err(NOT_PUBLIC);
   }
 
+  /**
+   * A 304 whose ETag is that of an answer this guard saw saying public since the last refusal:
+   * the metadata is unchanged, so the repository is still public (the proof is renewed).
+   */
+  function renewsByEtag(key: string, response: ForgeResponse): boolean {
+    const etag = bareEtag(response);
+    const known = proofs.get(key);
+    if (etag === undefined || known?.isPublic !== true || !known.publicEtags.includes(etag)) {
+      return false;
+    }
+    remember(key, true, etag);
+    return true;
+  }
+
   function observe(owner: string, repo: string, response: ForgeResponse): void {
     const key = keyOf(owner, repo);
     if (response.status === 304) {
-      // Unchanged since an answer that said public: the repository is still public.
-      const etag = bareEtag(response);
-      const known = proofs.get(key);
-      if (etag !== undefined && known?.isPublic === true && known.publicEtags.includes(etag)) {
-        remember(key, true, etag);
-      }
+      renewsByEtag(key, response);
       return;
     }
     if (response.status !== 200 && response.status !== 404) return;
@@ -255,14 +310,18 @@ export function createVisibilityGuard(options: VisibilityGuardOptions): Visibili
         observe(owner, repo, response);
         return;
       }
-      const path = EMBEDDED_REPOSITORY[kind];
-      if (path === undefined || response.status !== 200) return;
-      const embedded = objectAt(response.body, path);
-      if (typeof embedded !== 'object' || embedded === null) return;
-      const fullName = (embedded as Record<string, unknown>).full_name;
-      if (typeof fullName !== 'string' || fullName.toLowerCase() !== keyOf(owner, repo)) return;
+      if (response.status !== 200) return;
+      const key = keyOf(owner, repo);
+      // Only the embedded copies of this repository count (a list may embed forks' repositories
+      // elsewhere); one that says private is a refusal, whatever the others say.
+      const own = embeddedRepositories(kind, response).filter((embedded) => {
+        if (typeof embedded !== 'object' || embedded === null) return false;
+        const fullName = (embedded as Record<string, unknown>).full_name;
+        return typeof fullName === 'string' && fullName.toLowerCase() === key;
+      });
+      if (own.length === 0) return;
       // The embedded repository carries no ETag of its own: a renewal, not a 304 validator.
-      remember(keyOf(owner, repo), isPublicRepository(embedded), undefined);
+      remember(key, own.every(isPublicRepository), undefined);
     },
 
     async prove(input) {
