@@ -23,6 +23,15 @@ import { instrumentIdentityPool, instrumentTransport } from './metrics/upstream-
 import { limitConnectionsPerPeer, toHttpServerOptions } from './http/http-server-limits.js';
 import { createRelayPipelineDeps } from './pipeline/pipeline-wiring.js';
 import { createRelayPipeline } from './pipeline/relay-pipeline.js';
+import { withCacheOutageFallbacks } from './scale/redis-cache-outage.js';
+import { createRedisCacheStore } from './scale/redis-cache-store.js';
+import { createRedisFlights } from './scale/redis-flight.js';
+import {
+  createReplicaChangeSync,
+  readChangeSequence,
+  withReplicaChanges,
+} from './scale/redis-invalidation.js';
+import { createSharedVisibilityGuard } from './scale/redis-proof-guard.js';
 import { createRewriteCheckOffload } from './policy/rewrite-check-offload.js';
 import { createEngineRewriteCheckFactory } from './policy/rewrite-engine-adapter.js';
 import type { SecretReader } from './secret-resolver.js';
@@ -202,7 +211,11 @@ export async function startServer(
       reportProblem({ code: 'cache_write_failed' });
     },
   });
-  const tieredCache = createTieredCacheStore({ back: cacheStore });
+  // With Redis the replicas share one cache (README "Scaling out"): entries in Redis behind a
+  // memory front validated at every read; while Redis is away reads miss and writes are dropped.
+  const sharedCache = redis === undefined ? undefined : createRedisCacheStore(redis, { now });
+  const tieredCache = sharedCache ?? createTieredCacheStore({ back: cacheStore });
+  const cacheCounts = sharedCache ?? cacheStore;
   if (config.metricsToken !== undefined) {
     const listIdentityIds = async () =>
       (await database.db.selectFrom('identities').select('id').execute()).map((row) => row.id);
@@ -211,8 +224,8 @@ export async function startServer(
       sources: {
         ...createIdentityGaugeSources({ coordinator, listIdentityIds, buckets: rateBuckets, now }),
         cacheSize: async () => ({
-          entries: await cacheStore.count(),
-          bytes: await cacheStore.totalBytes(),
+          entries: await cacheCounts.count(),
+          bytes: await cacheCounts.totalBytes(),
         }),
         cacheFrontSize: () => tieredCache.frontSize(),
         auditBacklog: () => audit.backlog(),
@@ -234,7 +247,15 @@ export async function startServer(
   const rewriteCheckOffload = createRewriteCheckOffload({
     deadlineMs: config.rewriteCheckDeadlineMs,
   });
-  const storageServices = createServerServices(database, {
+  // Several replicas: each request reads the change sequence once, so that an admin change made
+  // on any replica (or by an operator) holds from the next request (README "Scaling out").
+  const replicaChanges =
+    redis === undefined || database.dialect !== 'postgres'
+      ? undefined
+      : createReplicaChangeSync(readChangeSequence(database.db));
+  const changesDatabase =
+    replicaChanges === undefined ? database : withReplicaChanges(database, replicaChanges);
+  const storageServices = createServerServices(changesDatabase, {
     settings: {
       adminToken: config.adminToken,
       membershipTtlS: config.membershipTtlS,
@@ -251,7 +272,7 @@ export async function startServer(
       : { parsePolicyUpdate: options.parsePolicyUpdate }),
     createRewriteCheck:
       options.createRewriteCheck ?? createEngineRewriteCheckFactory(rewriteCheckOffload),
-    countCacheEntries: () => cacheStore.count(),
+    countCacheEntries: () => cacheCounts.count(),
     countCoolingDown: async (ids) => {
       const cooldowns = await coordinator.listCooldowns(ids);
       const at = now();
@@ -302,7 +323,12 @@ export async function startServer(
   // Caller lookups (token owner, grant) are reused for up to 5 s, dropped at every admin write
   // and at every commit by another connection: see caller-lookup-cache.ts.
   const services = {
-    ...withCachedCallerLookups(storageServices, now, () => database.externalChangeVersion()),
+    ...withCachedCallerLookups(
+      storageServices,
+      now,
+      () => changesDatabase.externalChangeVersion(),
+      replicaChanges === undefined ? undefined : () => replicaChanges.sync(),
+    ),
     readPoolQuota: createPoolQuotaReader({
       readStatus: createIdentityStatusReader({ coordinator, buckets: rateBuckets, now }),
       buckets: rateBuckets,
@@ -319,7 +345,25 @@ export async function startServer(
       ...(metrics === undefined ? {} : { metrics }),
     }),
     coordinator,
-    cache: tieredCache,
+    cache:
+      sharedCache === undefined
+        ? tieredCache
+        : withCacheOutageFallbacks(sharedCache, {
+            onWriteDropped: () => {
+              reportProblem({ code: 'cache_write_failed' });
+            },
+          }),
+    ...(redis === undefined
+      ? {}
+      : {
+          createFlights: () =>
+            createRedisFlights(redis, { lockTtlMs: config.requestTimeoutMs + 5_000 }),
+          guard: createSharedVisibilityGuard({
+            redis,
+            now,
+            publicTtlMs: config.visibilityProofTtlS * 1000,
+          }),
+        }),
     audit: (record) => {
       const trace = requestScope.current();
       if (trace !== undefined) trace.audit = record;

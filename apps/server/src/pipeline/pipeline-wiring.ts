@@ -22,7 +22,7 @@ import { findPool } from '../storage/pool-store.js';
 import { createPoolPolicyCache } from './pool-policy-cache.js';
 import type { PipelineCaller, RelayPipelineDeps } from './relay-pipeline.js';
 import { createRewriteSnapshotLoader, type RewriteSnapshot } from './rewrite-snapshot.js';
-import { createVisibilityGuard } from './visibility-guard.js';
+import { createVisibilityGuard, type VisibilityGuard } from './visibility-guard.js';
 import type { RewriteCheckOffload } from '../policy/rewrite-check-offload.js';
 
 /** What {@link createRelayPipelineDeps} builds the pipeline's ports from. */
@@ -35,6 +35,10 @@ export interface RelayPipelineWiring {
   readonly coordinator: Coordinator;
   /** The shared cache. */
   readonly cache: CacheStore;
+  /** Coalesces identical misses; default within this process (see `RelayPipelineDeps`). */
+  readonly createFlights?: RelayPipelineDeps['createFlights'];
+  /** The public-visibility guard; default one of this process (`createVisibilityGuard`). */
+  readonly guard?: VisibilityGuard;
   /** Queues an audit row. */
   readonly audit: (record: AuditRecord) => void;
   /** Reads secret bindings (PATs and app keys); without it every pooled credential is missing. */
@@ -181,12 +185,15 @@ export function createRelayPipelineDeps(wiring: RelayPipelineWiring): RelayPipel
     identityPool: createIdentityPool({ coordinator: wiring.coordinator, credentials, now }),
     transport: wiring.transport,
     cache: wiring.cache,
-    guard: createVisibilityGuard({
-      now,
-      ...(wiring.visibilityProofTtlMs === undefined
-        ? {}
-        : { publicTtlMs: wiring.visibilityProofTtlMs }),
-    }),
+    ...(wiring.createFlights === undefined ? {} : { createFlights: wiring.createFlights }),
+    guard:
+      wiring.guard ??
+      createVisibilityGuard({
+        now,
+        ...(wiring.visibilityProofTtlMs === undefined
+          ? {}
+          : { publicTtlMs: wiring.visibilityProofTtlMs }),
+      }),
     audit: wiring.audit,
     isOverloaded: () => services.overload.isOverloaded(),
     now,

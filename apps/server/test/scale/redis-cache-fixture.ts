@@ -1,0 +1,140 @@
+import {
+  DEMO,
+  createForgeSim,
+  createSimClock,
+  seedDemoWorld,
+  type ForgeSim,
+} from '@relay/forge-sim';
+import { createCallerToken, hashToken } from '../../src/auth/caller-token.js';
+import { loadServerConfig, startServer, type RunningServer } from '../../src/index.js';
+import { dropRedisPrefix } from '../../src/scale/__fixtures__/redis-test-connection.js';
+import { TEST_REDIS_URL, uniqueRedisPrefix } from '../../src/scale/__fixtures__/test-redis.js';
+import { openRedisConnection } from '../../src/scale/redis-connection.js';
+import {
+  TEST_POSTGRES_URL,
+  createTestSchemaName,
+  runOnTestServer,
+} from '../../src/storage/__fixtures__/test-databases.js';
+import { createCallerStore } from '../../src/storage/caller-store.js';
+
+/** The admin token of the replicas. */
+export const REPLICA_ADMIN = 'redis-cache-replicas-admin-0123456789';
+/** The pool every caller of the replicas uses. */
+export const REPLICA_POOL = 'team';
+
+/** Replicas in this test process on one PostgreSQL schema, one Redis prefix, one forge-sim. */
+export interface ReplicaSet {
+  readonly sim: ForgeSim;
+  readonly replicas: readonly RunningServer[];
+  readonly schema: string;
+  /** A caller token with a grant on {@link REPLICA_POOL} (login alice). */
+  readonly callerToken: string;
+  /** POST /v1/forge/request on replica `index`; the status and the JSON body. */
+  relay(
+    index: number,
+    path: string,
+    options?: { token?: string; headers?: Record<string, string> },
+  ): Promise<{ status: number; json: RelayAnswer }>;
+  /** Stops every replica and the forge, drops the schema and the keys. */
+  close(): Promise<void>;
+}
+
+/** The parts of an envelope or error body the tests read. */
+export interface RelayAnswer {
+  readonly status?: number;
+  readonly body?: unknown;
+  readonly relay?: { readonly cache?: string };
+  readonly error?: { readonly code?: string; readonly reason?: string };
+}
+
+/**
+ * Starts `count` replicas (startServer, as relay-server does with RELAY_DATABASE_URL and
+ * RELAY_REDIS_URL set) against one forge-sim.
+ *
+ * @param count - how many replicas
+ * @param redisUrl - the Redis they share (a TCP proxy's, in fault tests)
+ */
+export async function startReplicaSet(
+  count: number,
+  redisUrl = TEST_REDIS_URL,
+): Promise<ReplicaSet> {
+  const clock = createSimClock({ start: Date.parse('2030-01-01T00:00:00Z') });
+  const sim = await createForgeSim({ clock });
+  seedDemoWorld(sim.world);
+  const schema = createTestSchemaName();
+  const prefix = uniqueRedisPrefix('replicas');
+  const env = {
+    RELAY_PORT: '0',
+    RELAY_DATABASE_URL: TEST_POSTGRES_URL,
+    RELAY_DATABASE_SCHEMA: schema,
+    RELAY_REDIS_URL: redisUrl,
+    RELAY_REDIS_PREFIX: prefix,
+    RELAY_ADMIN_TOKEN: REPLICA_ADMIN,
+    RELAY_FORGE_API_URL: sim.urls.api,
+    RELAY_FORGE_WEB_URL: sim.urls.web,
+    RELAY_FORGE_RAW_URL: sim.urls.raw,
+    RELAY_FORGE_LOG_HOSTS: new URL(sim.urls.log).hostname,
+    ALLOWED_FORGE_ORG: DEMO.org,
+    DEFAULT_ALLOWED_OWNERS: DEMO.org,
+    DEFAULT_LOGIN_POOL: REPLICA_POOL,
+    RELAY_MAX_CONNECTIONS_PER_PEER: '0',
+    RELAY_MAX_CALLER_CONCURRENCY: '0',
+  };
+  const config = loadServerConfig(env);
+  if (!config.ok) throw new Error('invalid test configuration');
+  const replicas: RunningServer[] = [];
+  for (let i = 0; i < count; i++) {
+    replicas.push(await startServer(config.value, { now: () => clock.now() }));
+  }
+  const [first] = replicas;
+  if (first === undefined) throw new Error('no replica');
+  const callerToken = createCallerToken();
+  const callers = createCallerStore(first.database.db, {
+    createId: (p) => `${p}_replicas`,
+    writeLock: first.database.writeLock,
+  });
+  const enrolled = await callers.enroll({
+    forgeUserId: 1,
+    login: DEMO.users.alice,
+    grantPool: REPLICA_POOL,
+    newPoolPolicyJson: JSON.stringify({ allowed_owners: [DEMO.org] }),
+    clientName: 'laptop',
+    tokenSha256: hashToken(callerToken),
+    nowIso: new Date(clock.now()).toISOString(),
+    expiresAtIso: new Date(clock.now() + 86_400_000).toISOString(),
+  });
+  if (!enrolled.ok) throw new Error('enrollment failed');
+
+  return {
+    sim,
+    replicas,
+    schema,
+    callerToken,
+    async relay(index, path, options = {}) {
+      const replica = replicas[index];
+      if (replica === undefined) throw new Error(`no replica ${String(index)}`);
+      const response = await fetch(`${replica.url}/v1/forge/request`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${options.token ?? callerToken}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({
+          pool: REPLICA_POOL,
+          method: 'GET',
+          path,
+          ...(options.headers === undefined ? {} : { headers: options.headers }),
+        }),
+      });
+      return { status: response.status, json: (await response.json()) as RelayAnswer };
+    },
+    async close() {
+      for (const replica of replicas) await replica.close();
+      await sim.close();
+      await runOnTestServer(`drop schema if exists ${schema} cascade`);
+      const redis = await openRedisConnection(TEST_REDIS_URL, { prefix });
+      await dropRedisPrefix(redis, prefix);
+      await redis.close();
+    },
+  };
+}
