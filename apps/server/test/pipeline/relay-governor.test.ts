@@ -74,5 +74,10 @@ describe('the upstream governor against a forge enforcing GitHub’s secondary l
     expect(body.identities_cooling_down).toBe(0);
     expect(body.quota?.core).toMatchObject({ limit: 5000, used_last_minute: pooled.length });
     expect(body.quota?.core?.remaining).toBe(5000 - pooled.length);
+    // When the quota runs out at this minute's rate: 4,280 left at 720 a minute, before the reset.
+    const minutesLeft = (5000 - pooled.length) / pooled.length;
+    expect(body.quota?.core?.exhausts_at).toBe(
+      new Date(g.clock.now() + Math.ceil(minutesLeft * 60_000)).toISOString(),
+    );
   }, 120_000);
 });
