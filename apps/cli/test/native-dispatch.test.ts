@@ -206,6 +206,24 @@ describe('relay native <gh argv> (built binary): delegation to the native gh', (
       'unsupported_flag',
     ],
     ['no repository (no remotes here)', ['pr', 'view', '1'], {}, 'repo_unresolved'],
+    [
+      'a run view log (gh prints the log zip’s per-step files)',
+      ['run', 'view', '--job', '7', '--log-failed', '-R', 'acme/widgets'],
+      {},
+      'unsupported_flag',
+    ],
+    [
+      'a gist list of every gist (secret ones are the viewer’s private data)',
+      ['gist', 'list', '-L', '5'],
+      {},
+      'unsupported_shape',
+    ],
+    [
+      'a gist list --public under an explicit relay token (it names no login)',
+      ['gist', 'list', '--public'],
+      {},
+      'unsupported_shape',
+    ],
   ])(
     '%s runs gh with the exact argv, stdio and exit code',
     async (_name, argv, extra, reason) => {
