@@ -24,7 +24,7 @@ export interface VisibilityProbeInput {
    * Whether the anonymous quota is already known to be exhausted (remembered from earlier
    * answers until their reset): the anonymous probe is then skipped, as its answer would be.
    */
-  readonly anonymousSpent?: () => boolean;
+  readonly anonymousSpent?: () => boolean | Promise<boolean>;
   /**
    * Whether a pooled identity holds an ETag of this repository's metadata: the guard then asks
    * it first, conditionally; a 304 whose ETag it saw on a public answer proves the repository
@@ -68,9 +68,15 @@ export interface VisibilityGuard {
    * (a pull request's `base.repo`, a workflow run's or a combined status's `repository`, whose
    * `full_name` must name this repository) renews the proof when the embedded repository says
    * public and records a refusal when it says private, as a probe answer would. Anything else
-   * (other kinds, other statuses, a missing or foreign repository) is ignored.
+   * (other kinds, other statuses, a missing or foreign repository) is ignored. A guard shared by
+   * several replicas resolves once what it recorded holds for every replica.
    */
-  observeRead(kind: RouteKind, owner: string, repo: string, response: ForgeResponse): void;
+  observeRead(
+    kind: RouteKind,
+    owner: string,
+    repo: string,
+    response: ForgeResponse,
+  ): void | Promise<void>;
   /**
    * Drops the proof of a repository that an answer revealed as private (`owner/repo`, any case):
    * a refusal is recorded in its place, so the next read of it probes again after the refusal's
@@ -247,7 +253,7 @@ export function createVisibilityGuard(options: VisibilityGuardOptions): Visibili
         }
       }
     }
-    if (answer === undefined && input.anonymousSpent?.() !== true) {
+    if (answer === undefined && (await input.anonymousSpent?.()) !== true) {
       const anonymous = await input.anonymous(path);
       if (!anonymous.ok) return err({ code: 'probe_failed', error: anonymous.error });
       answer = anonymous.value;

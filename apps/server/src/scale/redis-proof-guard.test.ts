@@ -81,10 +81,10 @@ describe.runIf(REDIS_AVAILABLE)('shared visibility guard', () => {
     const r = await replicas(2);
     await r.prove(0);
     await r.prove(1);
-    r.guards[1]!.observe('acme', 'widgets', PRIVATE.value);
-    // observe writes through without being awaited; the next prove of B waits for it.
-    expect((await r.prove(1)).ok).toBe(false);
+    // observeRead resolves once the refusal is stored: A refuses without waiting for anything.
+    await r.guards[1]!.observeRead('repo_view', 'acme', 'widgets', PRIVATE.value);
     expect((await r.prove(0)).ok).toBe(false);
+    expect((await r.prove(1)).ok).toBe(false);
   });
 
   it('probes again when the shared proof has expired, whatever a replica remembers', async () => {

@@ -38,8 +38,8 @@ const NOT_PUBLIC = { code: 'not_public' } as const;
  * process remembers. Without one, the process forgets its own copy and probes (the probe
  * engine, lifetimes, ETag renewals and the sharing of one probe by concurrent requests are
  * {@link createVisibilityGuard}'s). Every proof or refusal recorded here is written through to
- * Redis; `revoke` resolves once the refusal is stored there, so the pipeline purges and answers
- * only after every replica would refuse.
+ * Redis; `revoke` and `observeRead` resolve once what they recorded is stored there, so the
+ * pipeline purges and answers only after every replica would refuse.
  *
  * While Redis is unavailable nothing is trusted: every `prove` probes afresh (no proof is reused,
  * so another replica's revocation cannot be missed), and a refusal that could not be stored is
@@ -126,8 +126,9 @@ export function createSharedVisibilityGuard(
     observe: (owner, repo, response) => {
       inner.observe(owner, repo, response);
     },
-    observeRead: (kind, owner, repo, response) => {
-      inner.observeRead(kind, owner, repo, response);
+    async observeRead(kind, owner, repo, response) {
+      await inner.observeRead(kind, owner, repo, response);
+      await writes.get(`${owner}/${repo}`.toLowerCase());
     },
     async revoke(fullName) {
       await inner.revoke(fullName);
