@@ -85,8 +85,8 @@ describe.runIf(REDIS_AVAILABLE)('redis flights', () => {
     expect([a.calls(), b.calls()]).toEqual([1, 1]);
   });
 
-  it('does not share a thrown error across replicas: the waiters fetch themselves', async () => {
-    const { groups } = await replicas(2);
+  it('does not share a thrown error across replicas: one waiter fetches as the new owner', async () => {
+    const { groups } = await replicas(3);
     let calls = 0;
     let fail: (error: Error) => void = () => undefined;
     const failing = new Promise<never>((_, reject) => {
@@ -97,14 +97,20 @@ describe.runIf(REDIS_AVAILABLE)('redis flights', () => {
       return failing;
     });
     await until(() => calls === 1);
-    const waiter = groups[1]!.run('k', () => {
+    const own = () => {
       calls++;
       return Promise.resolve({ answer: 7, text: 'own' });
-    });
+    };
+    const waiters = [groups[1]!.run('k', own), groups[2]!.run('k', own)];
     await new Promise((resolve) => setTimeout(resolve, 50));
     fail(new Error('upstream broke'));
     await expect(owner).rejects.toThrow('upstream broke');
-    expect(await waiter).toEqual({ value: { answer: 7, text: 'own' }, shared: false });
+    const results = await Promise.all(waiters);
+    expect(results.map((result) => result.value)).toEqual([
+      { answer: 7, text: 'own' },
+      { answer: 7, text: 'own' },
+    ]);
+    expect(results.filter((result) => result.shared)).toHaveLength(1);
     expect(calls).toBe(2);
   });
 

@@ -70,7 +70,7 @@ type WaitOutcome<T> =
  * as the in-process group shares: whatever `fetch` resolved to (so `T` must survive JSON), for
  * the same key. Differences, all falling back to fetching rather than failing:
  * - a fetch that **throws** is not shared across processes (an error does not serialize): the
- *   waiters fetch themselves, one of them as the new owner;
+ *   waiters take the flight again, and one of them fetches as its new owner;
  * - an owner that dies, or a lock that expires (`lockTtlMs`), hands the flight to a waiter;
  * - while Redis is unavailable every process coalesces only its own calls.
  *
@@ -84,7 +84,7 @@ type WaitOutcome<T> =
 export function createRedisFlights<T>(
   redis: Pick<RedisConnection, 'client' | 'key' | 'subscriber'>,
   options: RedisFlightsOptions = {},
-): SingleFlight<T> & { close(): Promise<void> } {
+): SingleFlight<T> {
   const lockTtlMs = options.lockTtlMs ?? 20_000;
   const resultTtlMs = options.resultTtlMs ?? 10_000;
   const pollMs = options.pollMs ?? 200;
@@ -94,7 +94,6 @@ export function createRedisFlights<T>(
   const waiters = new Map<string, Set<() => void>>();
   let remoteShared = 0;
   let subscriber: Promise<RedisClientType | undefined> | undefined;
-  let closed = false;
 
   const call = <R>(work: () => Promise<R>) =>
     callRedis(work, () => new FlightUnavailable(), options.deadlineMs);
@@ -134,7 +133,8 @@ export function createRedisFlights<T>(
         });
         const [payload, holder] = await call(() => redis.client.mGet([resultKey(id), lock]));
         if (payload !== null && payload !== undefined) {
-          if (payload === FAILED) return { kind: 'fetch' };
+          // The owner's fetch threw: take the flight again (one waiter becomes its owner).
+          if (payload === FAILED) return { kind: 'retry' };
           return { kind: 'value', value: JSON.parse(payload) as T };
         }
         if (holder !== id) return { kind: 'retry' };
@@ -170,7 +170,7 @@ export function createRedisFlights<T>(
     fetch: () => Promise<T>,
   ): Promise<{ value: T; shared: boolean }> {
     const lock = lockKey(key);
-    for (let attempt = 0; attempt < 3 && !closed; attempt++) {
+    for (let attempt = 0; attempt < 3; attempt++) {
       let acquired: readonly [number, string | null];
       try {
         await subscribe();
@@ -226,10 +226,5 @@ export function createRedisFlights<T>(
     },
     coalescedCount: () => local.coalescedCount() + remoteShared,
     inFlightCount: () => local.inFlightCount(),
-    async close() {
-      closed = true;
-      const client = await subscriber;
-      if (client?.isOpen === true) await client.close().catch(() => undefined);
-    },
   };
 }
