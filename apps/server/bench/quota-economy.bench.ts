@@ -938,13 +938,17 @@ function lifetimeOf(path: string): number {
  */
 function lowerBounds(workload: Workload, paths: readonly string[], contents: readonly string[]) {
   let floor = 0;
+  const floorByRead: Record<string, number> = {};
   const previous = new Map<string, string>();
   const cached = new Map<string, { content: string; at: number }>();
   const bound = { requests: 0, quota: 0 };
   workload.reads.forEach((item, i) => {
     const path = paths[i] ?? '';
     const content = contents[i] ?? '';
-    if (previous.get(path) !== content) floor++;
+    if (previous.get(path) !== content) {
+      floor++;
+      floorByRead[item.kind] = (floorByRead[item.kind] ?? 0) + 1;
+    }
     previous.set(path, content);
     const copy = cached.get(path);
     if (copy !== undefined && item.at - copy.at < lifetimeOf(path)) return;
@@ -952,7 +956,12 @@ function lowerBounds(workload: Workload, paths: readonly string[], contents: rea
     if (copy?.content !== content) bound.quota++;
     cached.set(path, { content, at: item.at });
   });
-  return { floor, lifetime_bound: bound, distinct_urls: previous.size };
+  return {
+    floor,
+    floor_by_read: floorByRead,
+    lifetime_bound: bound,
+    distinct_urls: previous.size,
+  };
 }
 
 /** Replays one workload through the three modes and summarizes it. */
