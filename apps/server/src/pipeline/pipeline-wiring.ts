@@ -180,6 +180,8 @@ export function createRelayPipelineDeps(wiring: RelayPipelineWiring): RelayPipel
       read: async (poolId) => (await findPool(services.db, poolId))?.policyJson,
       defaults: { allowedOwners: services.settings.defaultAllowedOwners },
       now,
+      // A policy edit committed anywhere (another replica, an operator) moves this stamp.
+      changeStamp: () => services.stringRewrites.changeStamp(),
     }),
     listIdentities: async (poolId) => (await services.identities.list(poolId)).map(toPoolIdentity),
     identityPool: createIdentityPool({ coordinator: wiring.coordinator, credentials, now }),

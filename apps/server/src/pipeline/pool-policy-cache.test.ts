@@ -77,4 +77,26 @@ describe('pool policy cache (SPEC.md "Policy cache")', () => {
     h.stored.set('team', '{}');
     expect((await h.cache.load('team')).ok).toBe(true);
   });
+
+  it('drops every cached policy when the change stamp moves (an edit on another replica)', async () => {
+    const stored = new Map([['team', '{"allow_search":false}']]);
+    const change = { stamp: 1 };
+    let reads = 0;
+    const cache = createPoolPolicyCache({
+      read: (pool) => {
+        reads++;
+        return Promise.resolve(stored.get(pool));
+      },
+      defaults: { allowedOwners: [] },
+      now: () => 0,
+      changeStamp: () => change.stamp,
+    });
+    expect(await cache.load('team')).toMatchObject({ ok: true, value: { allow_search: false } });
+    await cache.load('team');
+    expect(reads).toBe(1);
+    stored.set('team', '{"allow_search":true}');
+    change.stamp++;
+    expect(await cache.load('team')).toMatchObject({ ok: true, value: { allow_search: true } });
+    expect(reads).toBe(2);
+  });
 });

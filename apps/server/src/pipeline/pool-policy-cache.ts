@@ -33,6 +33,14 @@ export interface PoolPolicyCacheOptions {
   readonly now: () => number;
   /** How long a valid policy is reused. Default {@link POOL_POLICY_CACHE_MS} (30 s). */
   readonly ttlMs?: number;
+  /**
+   * A stamp that changes whenever a stored policy may have changed (with several replicas: the
+   * change sequence every request reads, which a commit to `pools.policy_json` moves); a new
+   * stamp drops every cached policy, so an edit holds from the next request instead of within
+   * `ttlMs`. Without it (or while it is undefined: the store cannot tell) only `ttlMs` bounds
+   * an edit.
+   */
+  readonly changeStamp?: () => string | number | undefined;
 }
 
 /**
@@ -44,8 +52,14 @@ export interface PoolPolicyCacheOptions {
 export function createPoolPolicyCache(options: PoolPolicyCacheOptions): PoolPolicyCache {
   const ttlMs = options.ttlMs ?? POOL_POLICY_CACHE_MS;
   const cached = new Map<string, { readonly policy: PoolPolicy; readonly readAt: number }>();
+  let stamp = options.changeStamp?.();
   return {
     async load(poolId) {
+      if (options.changeStamp !== undefined) {
+        const current = options.changeStamp();
+        if (current !== stamp) cached.clear();
+        stamp = current;
+      }
       const now = options.now();
       const hit = cached.get(poolId);
       if (hit !== undefined && now - hit.readAt < ttlMs && now >= hit.readAt) return ok(hit.policy);

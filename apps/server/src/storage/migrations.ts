@@ -323,6 +323,10 @@ $$`.execute(db);
         await sql`insert into ${sql.table(CHANGE_SEQUENCE_TABLE)} (id, value) values (1, 0)`.execute(
           db,
         );
+        // A pool's policy too: replicas drop their pool policy caches with the sequence.
+        await sql`create trigger pools_notify_change after update of policy_json on pools for each statement execute function relay_notify_change()`.execute(
+          db,
+        );
         await sql`create or replace function relay_notify_change() returns trigger language plpgsql as $$
 begin
   execute format('update %I.%I set value = value + 1 where id = 1', tg_table_schema, ${sql.lit(CHANGE_SEQUENCE_TABLE)});
@@ -339,6 +343,7 @@ begin
   return null;
 end
 $$`.execute(db);
+        await sql`drop trigger if exists pools_notify_change on pools`.execute(db);
         await db.schema.dropTable(CHANGE_SEQUENCE_TABLE).execute();
       },
     },

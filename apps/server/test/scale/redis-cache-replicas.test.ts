@@ -72,6 +72,30 @@ describe.runIf(POSTGRES_AVAILABLE && REDIS_AVAILABLE)('three replicas sharing Re
     }
   });
 
+  it('applies a pool policy edited in the database on every replica from its next request', async () => {
+    const path = repoPath('/issues');
+    const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+    await client.connect();
+    const setPolicy = (policy: unknown) =>
+      client.query(`update ${set.schema}.pools set policy_json = $1 where id = 'team'`, [
+        JSON.stringify(policy),
+      ]);
+    try {
+      for (const replica of [0, 1, 2]) expect((await set.relay(replica, path)).status).toBe(200);
+      // The owner leaves allowed_owners and other owners' public repositories are refused.
+      await setPolicy({ allowed_owners: [], allow_public_repos: false });
+      for (const replica of [1, 2, 0]) {
+        const refused = await set.relay(replica, path);
+        expect(refused.status).toBe(424);
+        expect(refused.json.error?.reason).toBe('repo_not_public');
+      }
+    } finally {
+      await setPolicy({ allowed_owners: [DEMO.org] });
+      await client.end();
+    }
+    for (const replica of [0, 1, 2]) expect((await set.relay(replica, path)).status).toBe(200);
+  });
+
   it('applies on C, from its next request, a string-rewrite PUT made on A', async () => {
     const admin = (method: string, body?: unknown) =>
       fetch(`${set.replicas[0]!.url}/v1/admin/string-rewrites`, {
