@@ -24,6 +24,7 @@ import { limitConnectionsPerPeer, toHttpServerOptions } from './http/http-server
 import { createRelayPipelineDeps } from './pipeline/pipeline-wiring.js';
 import { createRelayPipeline } from './pipeline/relay-pipeline.js';
 import { withCacheOutageFallbacks } from './scale/redis-cache-outage.js';
+import { createRedisAnonymousBudget } from './scale/redis-anonymous-budget.js';
 import { createRedisCacheStore } from './scale/redis-cache-store.js';
 import { createRedisFlights } from './scale/redis-flight.js';
 import {
@@ -363,6 +364,8 @@ export async function startServer(
             now,
             publicTtlMs: config.visibilityProofTtlS * 1000,
           }),
+          // A bucket any replica found spent is skipped by every replica until its reset.
+          anonymousBudget: createRedisAnonymousBudget({ redis, now }),
         }),
     audit: (record) => {
       const trace = requestScope.current();

@@ -39,6 +39,8 @@ export interface RelayPipelineWiring {
   readonly createFlights?: RelayPipelineDeps['createFlights'];
   /** The public-visibility guard; default one of this process (`createVisibilityGuard`). */
   readonly guard?: VisibilityGuard;
+  /** The anonymous lane's spent marks; default this process's (see `RelayPipelineDeps`). */
+  readonly anonymousBudget?: RelayPipelineDeps['anonymousBudget'];
   /** Queues an audit row. */
   readonly audit: (record: AuditRecord) => void;
   /** Reads secret bindings (PATs and app keys); without it every pooled credential is missing. */
@@ -188,6 +190,7 @@ export function createRelayPipelineDeps(wiring: RelayPipelineWiring): RelayPipel
     transport: wiring.transport,
     cache: wiring.cache,
     ...(wiring.createFlights === undefined ? {} : { createFlights: wiring.createFlights }),
+    ...(wiring.anonymousBudget === undefined ? {} : { anonymousBudget: wiring.anonymousBudget }),
     guard:
       wiring.guard ??
       createVisibilityGuard({

@@ -41,7 +41,7 @@ import {
 } from './rewrite-snapshot.js';
 import { createProbeValidators } from './probe-validators.js';
 import { toRouteKey, toSelectionRoute } from './route-identity.js';
-import { createAnonymousBudget } from './token-free-lanes.js';
+import { createAnonymousBudget, type AnonymousBudget } from './token-free-lanes.js';
 import {
   readUpstream,
   toTransportFailure,
@@ -95,6 +95,11 @@ export interface RelayPipelineDeps {
    */
   readonly createFlights?: <T>() => SingleFlight<T>;
   readonly guard: VisibilityGuard;
+  /**
+   * The anonymous lane's spent marks. Default: this process's (`createAnonymousBudget`); with
+   * several replicas, the ones they share (`createRedisAnonymousBudget`).
+   */
+  readonly anonymousBudget?: AnonymousBudget;
   /** Queues an audit row; never awaited by the response. */
   readonly audit: (record: AuditRecord) => void;
   /** Whether the database queue is backed up (answered 424 `relay_overloaded`). */
@@ -288,7 +293,7 @@ function sourceOf(served: ServedAnswer): UpstreamSource {
 export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
   const flights = deps.createFlights?.<FlightOutcome>() ?? createSingleFlight<FlightOutcome>();
   const apiOrigin = deps.apiOrigin ?? 'https://api.github.com';
-  const anonymousBudget = createAnonymousBudget(deps.now);
+  const anonymousBudget = deps.anonymousBudget ?? createAnonymousBudget(deps.now);
   const inFlight = createCallerConcurrency(deps.maxCallerConcurrency);
   const probeValidators = createProbeValidators();
 

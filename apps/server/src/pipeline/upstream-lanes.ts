@@ -195,7 +195,9 @@ async function tryAnonymous(
   const lost = unavailable('web_only_unavailable', fallBackLocal('web_only_unavailable'));
   const bucket = context.selectionRoute.bucket;
   // Known spent until its reset: asking again would only earn the same refusal.
-  if (context.anonymousBudget?.isSpent(bucket) === true) return anonymousOnly ? lost : undefined;
+  if ((await context.anonymousBudget?.isSpent(bucket)) === true) {
+    return anonymousOnly ? lost : undefined;
+  }
   const conditional = revalidation?.lane.kind === 'anonymous' ? revalidation.headers : {};
   const result = await context.transport.request(
     apiRequest(context, { ...context.route.headers.upstream, ...conditional }),

@@ -24,7 +24,7 @@ export interface VisibilityProbeInput {
    * Whether the anonymous quota is already known to be exhausted (remembered from earlier
    * answers until their reset): the anonymous probe is then skipped, as its answer would be.
    */
-  readonly anonymousSpent?: () => boolean;
+  readonly anonymousSpent?: () => boolean | Promise<boolean>;
   /**
    * Whether a pooled identity holds an ETag of this repository's metadata: the guard then asks
    * it first, conditionally; a 304 whose ETag it saw on a public answer proves the repository
@@ -253,7 +253,7 @@ export function createVisibilityGuard(options: VisibilityGuardOptions): Visibili
         }
       }
     }
-    if (answer === undefined && input.anonymousSpent?.() !== true) {
+    if (answer === undefined && (await input.anonymousSpent?.()) !== true) {
       const anonymous = await input.anonymous(path);
       if (!anonymous.ok) return err({ code: 'probe_failed', error: anonymous.error });
       answer = anonymous.value;
