@@ -228,7 +228,7 @@ describe('public-visibility guard', () => {
       const h = setUp(ok(forgeResponse(200, { private: false })));
       await h.prove();
       h.advance(240_000);
-      h.guard.observeRead(kind, 'Acme', 'Widgets', forgeResponse(200, body));
+      await h.guard.observeRead(kind, 'Acme', 'Widgets', forgeResponse(200, body));
       h.advance(299_999);
       expect(await h.prove()).toEqual({ ok: true, value: 'cached' });
       expect(h.calls).toHaveLength(1);
@@ -239,7 +239,7 @@ describe('public-visibility guard', () => {
     const h = setUp(ok(forgeResponse(200, { private: false })));
     await h.prove();
     const body = { id: 9, repository: { full_name: 'acme/widgets', private: true } };
-    h.guard.observeRead('run_view', 'acme', 'widgets', forgeResponse(200, body));
+    await h.guard.observeRead('run_view', 'acme', 'widgets', forgeResponse(200, body));
     expect(await h.prove()).toEqual({ ok: false, error: { code: 'not_public' } });
     expect(h.calls).toHaveLength(1);
   });
@@ -268,7 +268,7 @@ describe('public-visibility guard', () => {
     const h = setUp(ok(forgeResponse(200, { private: false })));
     await h.prove();
     h.advance(240_000);
-    h.guard.observeRead(kind, 'acme', 'widgets', forgeResponse(status, body));
+    await h.guard.observeRead(kind, 'acme', 'widgets', forgeResponse(status, body));
     expect(await h.prove()).toEqual({ ok: true, value: 'cached' });
     h.advance(60_000);
     expect(await h.prove()).toEqual({ ok: true, value: 'anonymous' });
@@ -277,7 +277,7 @@ describe('public-visibility guard', () => {
   it('observeRead of a repo_view answer is observe', async () => {
     const h = setUp(ok(forgeResponse(200, { private: false })));
     await h.prove();
-    h.guard.observeRead(
+    await h.guard.observeRead(
       'repo_view',
       'acme',
       'widgets',
@@ -376,6 +376,17 @@ describe('public-visibility guard: proofs without quota (issue 23 item 3)', () =
       },
     ],
     [
+      'commit_pulls',
+      [{ number: 3, base: { repo: { full_name: 'acme/widgets', private: false } } }],
+    ],
+    [
+      'commit_check_suites',
+      {
+        total_count: 1,
+        check_suites: [{ id: 4, repository: { full_name: 'acme/widgets', private: false } }],
+      },
+    ],
+    [
       'workflow_run_list',
       {
         total_count: 1,
@@ -386,7 +397,7 @@ describe('public-visibility guard: proofs without quota (issue 23 item 3)', () =
     const h = setUp(ok(forgeResponse(200, { private: false })));
     await h.prove();
     h.advance(240_000);
-    h.guard.observeRead(kind, 'acme', 'widgets', forgeResponse(200, body));
+    await h.guard.observeRead(kind, 'acme', 'widgets', forgeResponse(200, body));
     h.advance(299_999);
     expect(await h.prove()).toEqual({ ok: true, value: 'cached' });
     expect(h.calls).toHaveLength(1);
@@ -399,7 +410,7 @@ describe('public-visibility guard: proofs without quota (issue 23 item 3)', () =
       { number: 1, base: { repo: { full_name: 'acme/widgets', private: false } } },
       { number: 2, base: { repo: { full_name: 'acme/widgets', private: true } } },
     ];
-    h.guard.observeRead('pr_list', 'acme', 'widgets', forgeResponse(200, items));
+    await h.guard.observeRead('pr_list', 'acme', 'widgets', forgeResponse(200, items));
     expect(await h.prove()).toEqual({ ok: false, error: { code: 'not_public' } });
   });
 
@@ -414,7 +425,7 @@ describe('public-visibility guard: proofs without quota (issue 23 item 3)', () =
     const h = setUp(ok(forgeResponse(200, { private: false })));
     await h.prove();
     h.advance(240_000);
-    h.guard.observeRead('pr_list', 'acme', 'widgets', forgeResponse(200, items));
+    await h.guard.observeRead('pr_list', 'acme', 'widgets', forgeResponse(200, items));
     h.advance(60_000);
     expect(await h.prove()).toEqual({ ok: true, value: 'anonymous' });
   });

@@ -102,14 +102,18 @@ const EMBEDDED_REPOSITORY: Partial<Record<RouteKind, readonly string[]>> = {
 
 /**
  * Lists whose every item embeds its repository: the items (at `items`, or the body itself) and
- * where in each item (a pull request's `base.repo`, a workflow run's `repository`).
+ * where in each item (a pull request's `base.repo`, a workflow run's or a check suite's
+ * `repository`).
  */
 const EMBEDDED_IN_ITEMS: Partial<
   Record<RouteKind, { readonly items: readonly string[]; readonly at: readonly string[] }>
 > = {
   pr_list: { items: [], at: ['base', 'repo'] },
+  commit_pulls: { items: [], at: ['base', 'repo'] },
   run_list: { items: ['workflow_runs'], at: ['repository'] },
   workflow_run_list: { items: ['workflow_runs'], at: ['repository'] },
+  commit_check_suites: { items: ['check_suites'], at: ['repository'] },
+  commit_check_suites_ref: { items: ['check_suites'], at: ['repository'] },
 };
 
 /** The value at `path` of a JSON value, if there is one. */
