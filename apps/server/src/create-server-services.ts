@@ -4,6 +4,7 @@ import type { Coordinator, SecretResolver } from '@relay/identity-pool';
 import type { RandomBytes } from './auth/caller-token.js';
 import { createForgeAccountClient } from './forge/forge-account-client.js';
 import { createPoolIdentityLanes } from './forge/pool-identity-lanes.js';
+import { governTransport, type GovernedTransportOptions } from './governor/governed-transport.js';
 import { createOverloadGuard, type OverloadGuardOptions } from './http/overload-guard.js';
 import {
   createEngineRewriteCheck,
@@ -45,6 +46,13 @@ export interface ServerServicesOptions {
     readonly coordinator: Coordinator;
     readonly resolveSecret: SecretResolver;
   };
+  /**
+   * The relay's upstream governor: every login and provisioning read then takes a permit of its
+   * sender (a pooled identity's reads share that identity's window with relay reads, anonymous
+   * reads `anonymous:api`'s, a user's own token its `token:<digest>` key) and a refused read
+   * fails with `relay_overloaded` (nothing is sent). Without it the reads are not paced.
+   */
+  readonly governor?: GovernedTransportOptions;
   readonly countCoolingDown?: ServerServices['countCoolingDown'];
   readonly countCacheEntries?: ServerServices['countCacheEntries'];
 }
@@ -75,7 +83,11 @@ export function createServerServices(
       // version is a counter of change notifications, free to read at every request.
       ...(database.dialect === 'postgres' ? { externalCheckIntervalMs: 0 } : {}),
     }),
-    forgeAccounts: createForgeAccountClient(options.transport),
+    forgeAccounts: createForgeAccountClient(
+      options.governor === undefined
+        ? options.transport
+        : governTransport(options.transport, options.governor),
+    ),
     now,
     randomBytes: options.randomBytes ?? nodeRandomBytes,
     parsePolicyUpdate: options.parsePolicyUpdate ?? parseEnginePolicyUpdate,
@@ -89,6 +101,14 @@ export function createServerServices(
             coordinator: options.poolIdentities.coordinator,
             resolveSecret: options.poolIdentities.resolveSecret,
             now,
+            ...(options.governor === undefined
+              ? {}
+              : {
+                  governor: {
+                    governor: options.governor.governor,
+                    registry: options.governor.registry,
+                  },
+                }),
           }),
         }),
     ...(options.countCoolingDown === undefined

@@ -43,7 +43,11 @@ import type { PolicyUpdateParser, RewriteCheckFactory } from './server-services.
 import type { ServerConfig } from './server-config.js';
 import { createGovernorEventSink, toSenderLabel } from './governor/governor-events.js';
 import { governRelayPipelineDeps } from './governor/governed-pipeline.js';
-import { governExchange, toExchangeKey } from './governor/governed-transport.js';
+import {
+  createCredentialRegistry,
+  governExchange,
+  toExchangeKey,
+} from './governor/governed-transport.js';
 import { createPoolQuotaReader } from './governor/quota-forecast.js';
 import { createUpstreamGovernor, type UpstreamGovernor } from './governor/upstream-governor.js';
 import { createUsageTally } from './governor/usage-tally.js';
@@ -256,40 +260,9 @@ export async function startServer(
       : createReplicaChangeSync(readChangeSequence(database.db));
   const changesDatabase =
     replicaChanges === undefined ? database : withReplicaChanges(database, replicaChanges);
-  const storageServices = createServerServices(changesDatabase, {
-    settings: {
-      adminToken: config.adminToken,
-      membershipTtlS: config.membershipTtlS,
-      defaultLoginPool: config.defaultLoginPool,
-      allowedForgeOrg: config.allowedForgeOrg,
-      defaultAllowedOwners: config.defaultAllowedOwners,
-    },
-    // Login and provisioning reads count on their request's log line (not as relay lanes).
-    transport: instrumentTransport(transport, { scope: requestScope }),
-    now,
-    overload: { auditBacklog: () => audit.backlog() },
-    ...(options.parsePolicyUpdate === undefined
-      ? {}
-      : { parsePolicyUpdate: options.parsePolicyUpdate }),
-    createRewriteCheck:
-      options.createRewriteCheck ?? createEngineRewriteCheckFactory(rewriteCheckOffload),
-    countCacheEntries: () => cacheCounts.count(),
-    countCoolingDown: async (ids) => {
-      const cooldowns = await coordinator.listCooldowns(ids);
-      const at = now();
-      let cooling = 0;
-      for (const list of cooldowns.values()) {
-        if (list.some((c) => c.scope.kind === 'global' && c.until > at)) cooling++;
-      }
-      return cooling;
-    },
-    // Provisioning selects the pool's identities over the relay's coordinator (shared cooldowns).
-    ...(readSecret === undefined
-      ? {}
-      : { poolIdentities: { coordinator, resolveSecret: readSecret } }),
-  });
-  // The upstream governor (README "Staying under GitHub's limits"): every upstream request of
-  // the pipeline waits for its sender's pace; health forecasts the pool's quota from its tally.
+  // The upstream governor (README "Staying under GitHub's limits"): every upstream request —
+  // the pipeline's, login's and provisioning's — waits for its sender's pace; health forecasts
+  // the pool's quota from its tally.
   // With Redis, health's used_last_minute sums every replica's requests.
   const usage =
     redis === undefined
@@ -321,6 +294,47 @@ export async function startServer(
     }),
   });
   governed.governor = governor;
+  // One credential registry for both governed transports: a pooled identity's provisioning reads
+  // spend from the same window as its relay reads.
+  const governing = {
+    governor,
+    registry: createCredentialRegistry(),
+    callerOf: () => requestScope.current()?.callerId,
+    usage,
+  };
+  const storageServices = createServerServices(changesDatabase, {
+    settings: {
+      adminToken: config.adminToken,
+      membershipTtlS: config.membershipTtlS,
+      defaultLoginPool: config.defaultLoginPool,
+      allowedForgeOrg: config.allowedForgeOrg,
+      defaultAllowedOwners: config.defaultAllowedOwners,
+    },
+    // Login and provisioning reads count on their request's log line (not as relay lanes).
+    transport: instrumentTransport(transport, { scope: requestScope }),
+    governor: governing,
+    now,
+    overload: { auditBacklog: () => audit.backlog() },
+    ...(options.parsePolicyUpdate === undefined
+      ? {}
+      : { parsePolicyUpdate: options.parsePolicyUpdate }),
+    createRewriteCheck:
+      options.createRewriteCheck ?? createEngineRewriteCheckFactory(rewriteCheckOffload),
+    countCacheEntries: () => cacheCounts.count(),
+    countCoolingDown: async (ids) => {
+      const cooldowns = await coordinator.listCooldowns(ids);
+      const at = now();
+      let cooling = 0;
+      for (const list of cooldowns.values()) {
+        if (list.some((c) => c.scope.kind === 'global' && c.until > at)) cooling++;
+      }
+      return cooling;
+    },
+    // Provisioning selects the pool's identities over the relay's coordinator (shared cooldowns).
+    ...(readSecret === undefined
+      ? {}
+      : { poolIdentities: { coordinator, resolveSecret: readSecret } }),
+  });
   // Caller lookups (token owner, grant) are reused for up to 5 s, dropped at every admin write
   // and at every commit by another connection: see caller-lookup-cache.ts.
   const services = {
@@ -391,7 +405,7 @@ export async function startServer(
       metrics === undefined
         ? relayDeps
         : { ...relayDeps, identityPool: instrumentIdentityPool(relayDeps.identityPool, metrics) },
-      { governor, callerOf: () => requestScope.current()?.callerId, usage },
+      governing,
     ),
     maxCallerConcurrency: config.maxCallerConcurrency,
   });

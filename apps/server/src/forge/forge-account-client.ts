@@ -6,6 +6,7 @@ import type {
   RewriteCheck,
 } from '@relay/forge-transport';
 import type { UpstreamOutcome } from '@relay/identity-pool';
+import { isGovernorRefusal } from '../governor/governed-transport.js';
 import { isAnonymousQuotaExhausted } from '../pipeline/token-free-lanes.js';
 
 /** A forge account: its immutable id and current login. */
@@ -24,9 +25,15 @@ export type MembershipState = 'active' | 'pending' | 'none';
  * - `forge_unreachable`: the forge could not be reached or answered something unusable.
  * - `forge_timeout`: the forge did not answer in time.
  * - `string_rewrite_denied`: the outgoing URL matched an active rewrite pattern.
+ * - `relay_overloaded`: the upstream governor refused the read (its sender had no headroom
+ *   within the wait); nothing was sent.
  */
 export type ForgeAccountErrorCode =
-  'forge_token_invalid' | 'forge_unreachable' | 'forge_timeout' | 'string_rewrite_denied';
+  | 'forge_token_invalid'
+  | 'forge_unreachable'
+  | 'forge_timeout'
+  | 'string_rewrite_denied'
+  | 'relay_overloaded';
 
 /** A failed forge account call; carries no URL, token or body. */
 export interface ForgeAccountError {
@@ -82,6 +89,7 @@ export interface ForgeAccountClient {
 const ACCEPT = { accept: 'application/vnd.github+json' };
 
 function mapTransportError(error: ForgeTransportError): ForgeAccountError {
+  if (isGovernorRefusal(error)) return { code: 'relay_overloaded' };
   switch (error.code) {
     case 'forge_timeout':
       return { code: 'forge_timeout' };

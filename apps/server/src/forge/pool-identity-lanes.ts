@@ -8,6 +8,9 @@ import {
   type SelectionRoute,
 } from '@relay/identity-pool';
 import type { IdentityStore } from '../storage/identity-store.js';
+import { governIdentityPool } from '../governor/governed-pipeline.js';
+import type { CredentialRegistry } from '../governor/governed-transport.js';
+import type { UpstreamGovernor } from '../governor/upstream-governor.js';
 import type { PoolIdentityLane } from './pooled-identity-read.js';
 
 /** Options of {@link createPoolIdentityLanes}. */
@@ -23,6 +26,15 @@ export interface PoolIdentityLanesOptions {
   readonly resolveSecret: SecretResolver;
   /** The clock, epoch milliseconds. */
   readonly now: () => number;
+  /**
+   * The relay's upstream governor and the credential registry of its governed transports: an
+   * identity at its pace counts as busy in selection, and each credential handed out is
+   * registered under its identity, so that its reads are paced in that identity's window.
+   */
+  readonly governor?: {
+    readonly governor: UpstreamGovernor;
+    readonly registry: CredentialRegistry;
+  };
 }
 
 /**
@@ -35,19 +47,25 @@ const OWNERLESS_POLICY: EligibilityPolicy = { allowed_owners: [], allow_public_r
  * Creates the identity lanes of provisioning's forge reads: for a pool, its PAT identities (a
  * `forge_app` installation token cannot be assumed to see an organization's members) and an
  * identity pool over the relay's coordinator, with the same selection (weight, remaining
- * budget, leases), credential failover and cooldowns as relay requests.
+ * budget, leases, headroom under the upstream governor), credential failover and cooldowns as
+ * relay requests.
  *
- * @param options - the identity store, the coordinator, the secrets and the clock
+ * @param options - the identity store, the coordinator, the secrets, the clock and the governor
  * @returns the lane of a pool
  */
 export function createPoolIdentityLanes(
   options: PoolIdentityLanesOptions,
 ): (poolId: string) => Promise<PoolIdentityLane> {
-  const identityPool = createIdentityPool({
+  const ungoverned = createIdentityPool({
     coordinator: options.coordinator,
     credentials: createPatCredentialProvider({ resolveSecret: options.resolveSecret }),
     now: options.now,
   });
+  const governed = options.governor;
+  const identityPool =
+    governed === undefined
+      ? ungoverned
+      : governIdentityPool(ungoverned, governed.governor, governed.registry);
   return async (poolId) => {
     const stored = await options.identities.list(poolId);
     return {

@@ -11,7 +11,7 @@ import { toUserViewRoute } from './pool-identity-lanes.js';
 import { readWithPoolIdentity } from './pooled-identity-read.js';
 
 /** What the forge does with one identity's call. */
-type Script = number | 'timeout' | 'rewrite_denied';
+type Script = number | 'timeout' | 'rewrite_denied' | 'governor_refused';
 
 const identity = (id: string, weight: number): PoolIdentity => ({
   id,
@@ -28,6 +28,10 @@ function observe(script: Script): ObservedForgeCall<number> {
     return { result: err({ code: 'forge_timeout' }), outcome: { kind: 'transport_error' } };
   if (script === 'rewrite_denied') {
     return { result: err({ code: 'string_rewrite_denied' }), outcome: undefined };
+  }
+  // The governed transport refused the read: nothing was sent.
+  if (script === 'governor_refused') {
+    return { result: err({ code: 'relay_overloaded' }), outcome: undefined };
   }
   return { result: ok(script), outcome: { kind: 'response', status: script, headers: {} } };
 }
@@ -133,6 +137,15 @@ describe('readWithPoolIdentity', () => {
       { top: 'rewrite_denied' },
       ALL_SECRETS,
       'served by top: string_rewrite_denied',
+      ['top'],
+      [],
+    ],
+    // The relay's own pacing: no other identity (selection preferred headroom), nothing cools.
+    [
+      'an upstream governor refusal',
+      { top: 'governor_refused' },
+      ALL_SECRETS,
+      'unavailable (relay_overloaded)',
       ['top'],
       [],
     ],

@@ -22,7 +22,9 @@ export interface PoolIdentityLane {
  * - `served`: an identity's call got an answer that says something of the read (`result` may
  *   still be a failure, such as a timeout, which no other identity is tried for);
  * - `unavailable`: no identity could serve (none registered or eligible, every one cooling down,
- *   refused with 401, throttled, or without a usable credential); `cause` is the last reason.
+ *   refused with 401, throttled, or without a usable credential); `cause` is the last reason;
+ *   `relay_overloaded` when the upstream governor refused the selected identity's read (selection
+ *   already prefers identities with headroom, so the others are at their pace too).
  */
 export type PooledReadOutcome<T> =
   | {
@@ -30,14 +32,19 @@ export type PooledReadOutcome<T> =
       readonly result: ObservedForgeCall<T>['result'];
       readonly identityId: string;
     }
-  | { readonly kind: 'unavailable'; readonly cause: AcquireFailure['code'] | 'all_refused' };
+  | {
+      readonly kind: 'unavailable';
+      readonly cause: AcquireFailure['code'] | 'all_refused' | 'relay_overloaded';
+    };
 
 /**
  * Sends one forge read with a pooled identity, as the relay's pooled lane does: acquire an
  * identity (selection, lease, credential; a credential that cannot be resolved cools down and
  * the next identity is tried), send, report the outcome (rate state, cooldowns); on a 401, or an
  * answer the health feedback marks as throttled, the next identity is tried. The identity that
- * failed is cooling down afterwards (the identity pool's cooldown table).
+ * failed is cooling down afterwards (the identity pool's cooldown table). A read the upstream
+ * governor refused ends the rounds (`relay_overloaded`) and cools nothing down: it was the relay's
+ * own pacing, not the forge's answer.
  *
  * @param lane - the pool's identities and the identity pool
  * @param route - the selection route of the read (its key names leases and route cooldowns)
@@ -64,6 +71,9 @@ export async function readWithPoolIdentity<T>(
     if (!acquired.ok) return { kind: 'unavailable', cause: acquired.error.code };
     const { identity, credential } = acquired.value;
     const call = await send(credential.toAuthorizationHeader());
+    if (!call.result.ok && call.result.error.code === 'relay_overloaded') {
+      return { kind: 'unavailable', cause: 'relay_overloaded' };
+    }
     if (call.outcome !== undefined) {
       const feedback = await lane.identityPool.report({
         identity,

@@ -41,6 +41,12 @@ async function readPooledElseAnonymous<T>(
  * disabled. Answers 201 with a one-time caller token. The pool's identities are used as relay
  * requests use them: selection, then on a 401 or an unusable credential the next identity, the
  * failed one cooling down; with none left, the reads are anonymous.
+ *
+ * Every read takes a permit of the upstream governor first (README "Staying under GitHub's
+ * limits"): a pooled read under its identity's key, an anonymous one under `anonymous:api`. A
+ * pooled read the governor refused is sent anonymously instead; a refused anonymous read, or a
+ * membership the anonymous check cannot prove after a refused pooled check, answers 503
+ * `relay_overloaded`.
  */
 export function createCallerProvisioningRoute(services: ServerServices): Hono<AppEnv> {
   const route = new Hono<AppEnv>();
@@ -65,6 +71,9 @@ export function createCallerProvisioningRoute(services: ServerServices): Hono<Ap
     let verifiedAtIso: string | undefined;
     if (org !== undefined) {
       let member = false;
+      // The governor refused the pooled check: the public-members check below can prove
+      // membership, but its "no" proves nothing (the member may be private).
+      let pooledRefused = false;
       if (lane !== undefined) {
         const pooled = await readWithPoolIdentity(
           lane,
@@ -75,6 +84,8 @@ export function createCallerProvisioningRoute(services: ServerServices): Hono<Ap
         if (pooled.kind === 'served') {
           if (!pooled.result.ok) throw toForgeAccountHttpError(pooled.result.error);
           member = pooled.result.value;
+        } else {
+          pooledRefused = pooled.cause === 'relay_overloaded';
         }
       }
       if (!member) {
@@ -83,6 +94,7 @@ export function createCallerProvisioningRoute(services: ServerServices): Hono<Ap
         if (!checked.ok) throw toForgeAccountHttpError(checked.error);
         member = checked.value;
       }
+      if (!member && pooledRefused) throw new RelayHttpError('relay_overloaded');
       if (!member) throw new RelayHttpError('org_membership_required');
       verifiedAtIso = toIso(services.now());
     }

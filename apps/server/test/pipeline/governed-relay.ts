@@ -21,6 +21,8 @@ export interface GovernedRelay {
   readonly server: RunningServer;
   /** The frozen clock of both (the governor's window slides only when it is advanced). */
   readonly clock: SimClock;
+  /** The admin token (`RELAY_ADMIN_TOKEN`). */
+  readonly adminToken: string;
   /** Caller tokens of alice and bob, both granted the pool `team`. */
   readonly callerTokens: readonly string[];
   /** `POST /v1/forge/request` of `GET path?query` in pool `team`. */
@@ -96,6 +98,7 @@ export async function startGovernedRelay(env: Record<string, string>): Promise<G
     sim,
     server,
     clock,
+    adminToken: ADMIN,
     callerTokens,
     relay: (token, path, query) =>
       fetch(`${server.url}/v1/forge/request`, {
