@@ -97,6 +97,19 @@ describe('the upstream governor paces the provisioning and login reads', () => {
     expect(g.sim.requests.find({ host: 'api', status: 429 })).toEqual([]);
   });
 
+  it('a private member whose pooled check was refused is not refused as a non-member: the anonymous "no" proves nothing, 503 relay_overloaded', async () => {
+    expect((await provision(DEMO.users.alice, 'one')).status).toBe(201);
+    expect((await provision(DEMO.users.alice, 'two')).status).toBe(201);
+    // bob is a private member: GET /users/bob is the fifth point, the pooled member check is
+    // refused, and the anonymous public-members check (with headroom) says 404.
+    expect(await errorOf(await provision(DEMO.users.bob, 'desk'))).toEqual({
+      status: 503,
+      code: 'relay_overloaded',
+    });
+    expect(forgeLog('pat-1')).toHaveLength(PACE);
+    expect(forgeLog('anonymous')).toEqual([`/orgs/${DEMO.org}/public_members/bob`]);
+  });
+
   it('a user’s own token is paced under its own key: the third login (fifth and sixth reads) is refused 503 relay_overloaded after one read', async () => {
     const { token } = g.sim.tokens.addPat({ login: DEMO.users.bob });
     expect((await login(token)).status).toBe(200);
