@@ -54,6 +54,8 @@ export {
   EVICTING_STATUSES,
   applyNotModified,
   confirmEntry,
+  confirmFromItem,
+  jsonEqual,
   planCacheWrite,
   toStoredHeaders,
 } from './write-policy.js';

@@ -3,9 +3,12 @@ import { describe, expect, it } from 'vitest';
 import repoView from './__fixtures__/repo-view.json' with { type: 'json' };
 import type { CacheEntry } from './cache-entry.js';
 import { decideLookup } from './freshness-policy.js';
+import fc from 'fast-check';
 import {
   applyNotModified,
   confirmEntry,
+  confirmFromItem,
+  jsonEqual,
   planCacheWrite,
   type UpstreamAnswer,
   type WriteRefusal,
@@ -284,3 +287,66 @@ describe('confirmEntry', () => {
     expect(confirmed.expiresAt).toBe(plan.value.expiresAt);
   });
 });
+
+describe('confirmFromItem (a collection item confirms a stored single read)', () => {
+  const run = { id: 9, status: 'in_progress', repository: { full_name: 'acme/widgets' } };
+  const stored = () => {
+    const plan = planCacheWrite({
+      routeKind: 'run_view',
+      answer: { status: 200, headers: { etag: 'W/"r1"' }, body: run, bodyEncoding: 'json' },
+      lane: pat,
+      now: T0,
+    });
+    if (!plan.ok) throw new Error(plan.error.code);
+    return plan.value;
+  };
+
+  it('an equal item confirms the entry at the list time: a new lifetime, validators kept', () => {
+    const at = T0 + 50_000;
+    const item = { repository: { full_name: 'acme/widgets' }, status: 'in_progress', id: 9 };
+    const confirmed = confirmFromItem(stored(), item, { now: at });
+    expect(confirmed).toMatchObject({ validatedAt: at, expiresAt: at + MINUTE, body: run });
+    expect(confirmed?.validators).toEqual(stored().validators);
+    // Fresh where the first answer alone would have expired; max-age counts from the list time.
+    const later = { routeKind: 'run_view' as const, now: T0 + 80_000 };
+    expect(decideLookup({ ...later, entry: stored() }).kind).toBe('miss');
+    expect(decideLookup({ ...later, entry: confirmed }).kind).toBe('hit');
+    expect(decideLookup({ ...later, entry: confirmed, maxAgeSeconds: 20 }).kind).toBe('miss');
+  });
+
+  it.each([
+    ['a changed member', { ...run, status: 'completed' }],
+    ['an extra member', { ...run, conclusion: null }],
+    ['a missing member', { id: 9, status: 'in_progress' }],
+    ['another shape', [run]],
+    ['nothing', undefined],
+  ])('%s confirms nothing', (_name, item) => {
+    expect(confirmFromItem(stored(), item, { now: T0 + 50_000 })).toBeUndefined();
+  });
+
+  it('only a JSON 200 entry is confirmed', () => {
+    const text = { ...stored(), body: 'x', bodyEncoding: 'text' as const };
+    expect(confirmFromItem(text, 'x', { now: T0 + 1 })).toBeUndefined();
+    expect(confirmFromItem({ ...stored(), status: 204 }, run, { now: T0 + 1 })).toBeUndefined();
+  });
+
+  it('jsonEqual is structural equality of JSON values', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.jsonValue(), (a, b) => {
+        expect(jsonEqual(a, structuredClone(a))).toBe(true);
+        expect(jsonEqual(a, b)).toBe(JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b)));
+      }),
+    );
+  });
+});
+
+/** A JSON value with every object's members in key order (for a reference comparison). */
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
+  );
+}

@@ -208,3 +208,40 @@ export function applyNotModified(
 export function confirmEntry(entry: CacheEntry, now: number): CacheEntry {
   return { ...entry, validatedAt: now };
 }
+
+/** Whether two JSON values are equal: same types, same members (any order), same items in order. */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((item, i) => jsonEqual(item, b[i]));
+  }
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  const keys = Object.keys(left);
+  if (keys.length !== Object.keys(right).length) return false;
+  return keys.every((key) => Object.hasOwn(right, key) && jsonEqual(left[key], right[key]));
+}
+
+/**
+ * Confirms a stored single read from a fresh collection answer that carries it as an item (a
+ * workflow run list's items are the run views' bodies): when the item equals the stored body
+ * exactly, upstream has just served that same content, so the entry counts as confirmed now and
+ * gets a new lifetime, as a 304 would give it (validators kept; a job log only confirmed). Only
+ * a JSON 200 entry is confirmed; any difference leaves the entry as it is.
+ *
+ * @param entry - the stored entry of the single read.
+ * @param item - the collection's item for the same resource, as the collection answer gave it.
+ * @param input - the read's hints and the time of the collection answer.
+ * @returns the confirmed entry, or undefined when the item does not confirm it.
+ */
+export function confirmFromItem(
+  entry: CacheEntry,
+  item: unknown,
+  input: { readonly hints?: CacheHints; readonly now: number },
+): CacheEntry | undefined {
+  if (entry.status !== 200 || entry.bodyEncoding !== 'json') return undefined;
+  if (!jsonEqual(entry.body, item)) return undefined;
+  return applyNotModified(entry, { headers: {}, ...input });
+}

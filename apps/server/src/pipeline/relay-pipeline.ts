@@ -1,6 +1,7 @@
 import {
   applyNotModified,
   confirmEntry,
+  confirmFromItem,
   createCacheKey,
   createSingleFlight,
   decideLookup,
@@ -23,6 +24,7 @@ import {
   type PoolPolicy,
   type RelayEnvelope,
   type RelayRequest,
+  type RouteKind,
   type UpstreamSource,
 } from '@relay/protocol';
 import { classify, type ClassifiedRoute, type ClassifyError } from '@relay/route-classifier';
@@ -183,6 +185,29 @@ type FlightOutcome =
   | { readonly ok: 'hit'; readonly entry: CacheEntry };
 
 const BACKEND_SOURCES = { web: 'forge_web', forge_public: 'forge_api' } as const;
+
+/** Collections whose items are single reads' bodies: the items' member, their kind and path. */
+const ITEM_READS: Partial<
+  Record<
+    RouteKind,
+    {
+      readonly at: string;
+      readonly kind: RouteKind;
+      readonly path: (owner: string, repo: string, id: number) => string;
+    }
+  >
+> = {
+  run_list: {
+    at: 'workflow_runs',
+    kind: 'run_view',
+    path: (owner, repo, id) => `/repos/${owner}/${repo}/actions/runs/${String(id)}`,
+  },
+  workflow_run_list: {
+    at: 'workflow_runs',
+    kind: 'run_view',
+    path: (owner, repo, id) => `/repos/${owner}/${repo}/actions/runs/${String(id)}`,
+  },
+};
 
 function toClassifyFailure(error: ClassifyError): PipelineFailure {
   switch (error.code) {
@@ -347,6 +372,7 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
         now,
       });
       await deps.cache.put(cacheKey, refreshed);
+      await confirmItems(route, refreshed.body, now);
       return { ok: true, answer: fromEntry(refreshed), served, cache: 'miss', cacheable: true };
     }
     const answer = toAnswer(route, served);
@@ -361,6 +387,7 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
     });
     if (plan.ok) {
       await deps.cache.put(cacheKey, scope === undefined ? plan.value : { ...plan.value, scope });
+      await confirmItems(route, plan.value.body, now);
       return { ok: true, answer, served, cache: 'miss', cacheable: true };
     }
     if (plan.error.existing === 'evict' && expired !== undefined) await deps.cache.delete(cacheKey);
@@ -371,6 +398,33 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
       cache: plan.error.cache,
       cacheable: plan.error.cache === 'miss',
     };
+  }
+
+  /**
+   * A collection answer whose items are the bodies of single reads (a workflow run list's runs)
+   * confirms each stored single read its item equals (`confirmFromItem`): one list read renews
+   * the run views it covers instead of one refill each. Only stored entries under the list's own
+   * accept and API version are touched; nothing is created.
+   */
+  async function confirmItems(route: ClassifiedRoute, body: unknown, now: number): Promise<void> {
+    const items = ITEM_READS[route.kind];
+    const list =
+      items === undefined ? undefined : (body as Record<string, unknown> | null)?.[items.at];
+    if (items === undefined || !Array.isArray(list) || route.owner === undefined) return;
+    for (const item of list as unknown[]) {
+      const id = (item as { id?: unknown } | null)?.id;
+      if (typeof id !== 'number' || route.repo === undefined) continue;
+      const key = createCacheKey({
+        method: 'GET',
+        routeKind: items.kind,
+        url: new URL(items.path(route.owner, route.repo, id), apiOrigin),
+        accept: route.headers.upstream.accept,
+        apiVersion: route.headers.upstream['x-github-api-version'],
+      });
+      const entry = await deps.cache.get(key);
+      const confirmed = entry === undefined ? undefined : confirmFromItem(entry, item, { now });
+      if (confirmed !== undefined) await deps.cache.put(key, confirmed);
+    }
   }
 
   /** Drops the proofs and purges the cache entries of repositories an answer revealed private. */

@@ -115,3 +115,37 @@ describe('visibility proofs without quota', () => {
     expect(metadata()).toHaveLength(2); // the probe at 0 s and the repository read at 30 s
   });
 });
+
+describe('a run list confirms the run views it covers', () => {
+  const runView = () => `${REPO}/actions/runs/${String(h.ids.runId)}`;
+  const viewRequests = () =>
+    h.sim.requests.find({ path: runView() }).filter((r) => r.credential !== 'anonymous').length;
+
+  it('a run view stored before a run list that shows it unchanged stays fresh from the list', async () => {
+    expect((await h.relay({ path: runView() })).json.relay).toMatchObject({ cache: 'miss' });
+    h.advance(50_000);
+    await h.relay({ path: `${REPO}/actions/runs` }); // at 50 s, its item equals the stored view
+    h.advance(30_000); // 80 s: the view's own answer would have expired at 60 s
+    expect((await h.relay({ path: runView() })).json.relay).toMatchObject({ cache: 'hit' });
+    expect(viewRequests()).toBe(1);
+    h.advance(31_000); // 111 s: 61 s after the list, the view is refilled
+    expect((await h.relay({ path: runView() })).json.relay).toMatchObject({ cache: 'miss' });
+    expect(viewRequests()).toBe(2);
+  });
+
+  it('a run that changed since is not confirmed: the view is refilled', async () => {
+    const repo = h.sim.world.getRepo(org, publicRepo);
+    const run = repo?.runs.get(h.ids.runId);
+    if (run === undefined) throw new Error('no demo run');
+    const first = await h.relay({ path: runView() });
+    h.advance(50_000);
+    run.updatedAt += 1_000;
+    h.sim.world.touch();
+    await h.relay({ path: `${REPO}/actions/runs` });
+    h.advance(30_000);
+    const refill = await h.relay({ path: runView() });
+    expect(refill.json.relay).toMatchObject({ cache: 'miss' });
+    expect(refill.json.body.updated_at).not.toBe(first.json.body.updated_at);
+    expect(viewRequests()).toBe(2);
+  });
+});
