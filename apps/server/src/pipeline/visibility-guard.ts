@@ -87,9 +87,10 @@ export interface VisibilityGuard {
   /**
    * Forgets what this guard knows of a repository (`owner/repo`, any case), proof or refusal, so
    * that its next `prove` probes: for a guard whose proofs another store vouches for (several
-   * replicas), when that store knows nothing of it.
+   * replicas), when that store knows nothing of it. With `replacement` (that store's expired
+   * record) the guard holds that instead: its ETags still renew the proof by a 304.
    */
-  forget(fullName: string): void;
+  forget(fullName: string, replacement?: Proof): void;
 }
 
 /** Where the answer of a route kind embeds its own repository (GitHub's response shapes). */
@@ -311,8 +312,10 @@ export function createVisibilityGuard(options: VisibilityGuardOptions): Visibili
       remember(key, false, undefined);
     },
 
-    forget(fullName) {
-      proofs.delete(fullName.toLowerCase());
+    forget(fullName, replacement) {
+      const key = fullName.toLowerCase();
+      if (replacement === undefined) proofs.delete(key);
+      else proofs.set(key, replacement);
     },
 
     observeRead(kind, owner, repo, response) {

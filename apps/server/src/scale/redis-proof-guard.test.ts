@@ -98,6 +98,37 @@ describe.runIf(REDIS_AVAILABLE)('shared visibility guard', () => {
     expect(r.probes).toEqual(['0 /repos/Acme/Widgets', '1 /repos/Acme/Widgets']);
   });
 
+  it('renews on B, by a free 304, an expired proof whose ETag A saw', async () => {
+    const r = await replicas(2);
+    const etag = '"metadata-1"';
+    const withEtag = (response: ReturnType<typeof forgeResponse>) => ({
+      ...response,
+      headers: { ...response.headers, etag },
+    });
+    r.answer(ok(withEtag(forgeResponse(200, { private: false, visibility: 'public' }))));
+    await r.prove(0);
+    r.clock.now += 61_000;
+    const sent: string[] = [];
+    const renewed = await r.guards[1]!.prove({
+      owner: 'Acme',
+      repo: 'Widgets',
+      anonymous: (path) => {
+        sent.push(`anonymous ${path}`);
+        return Promise.resolve(PUBLIC);
+      },
+      pooledRevalidates: () => true,
+      pooled: (path, conditional = false) => {
+        sent.push(`${conditional ? 'conditional' : 'pooled'} ${path}`);
+        return Promise.resolve(ok(withEtag(forgeResponse(304, null))));
+      },
+    });
+    expect(renewed).toEqual(ok('pooled'));
+    expect(sent).toEqual(['conditional /repos/Acme/Widgets']);
+    // The renewal is shared: A reuses it without a probe.
+    expect(await r.prove(0)).toEqual(ok('cached'));
+    expect(r.probes).toEqual(['0 /repos/Acme/Widgets']);
+  });
+
   it('trusts no proof while Redis is away, and keeps a refusal it could not share', async () => {
     const proxy = await startTcpProxy({ host: '127.0.0.1', port: 6379 });
     proxies.push(proxy);

@@ -35,7 +35,8 @@ const NOT_PUBLIC = { code: 'not_public' } as const;
  *
  * Each `prove` reads the repository's record from Redis (one round trip; a cache hit of a
  * repository route pays it): an unexpired proof or refusal there is the answer, whatever this
- * process remembers. Without one, the process forgets its own copy and probes (the probe
+ * process remembers. Without one, the process replaces its own copy with Redis's expired record
+ * (whose ETags a conditional probe's 304 still renews), or forgets it, and probes (the probe
  * engine, lifetimes, ETag renewals and the sharing of one probe by concurrent requests are
  * {@link createVisibilityGuard}'s). Every proof or refusal recorded here is written through to
  * Redis; `revoke` and `observeRead` resolve once what they recorded is stored there, so the
@@ -120,7 +121,9 @@ export function createSharedVisibilityGuard(
       if (shared !== undefined && now() < shared.until) {
         return shared.isPublic ? ok('cached') : err(NOT_PUBLIC);
       }
-      inner.forget(key);
+      // An expired record is kept (not forgotten): a 304 of an ETag it holds renews the proof,
+      // whichever replica saw the public answer.
+      inner.forget(key, shared);
       return inner.prove(input);
     },
     observe: (owner, repo, response) => {
@@ -134,8 +137,8 @@ export function createSharedVisibilityGuard(
       await inner.revoke(fullName);
       await writes.get(fullName.toLowerCase());
     },
-    forget: (fullName) => {
-      inner.forget(fullName);
+    forget: (fullName, replacement) => {
+      inner.forget(fullName, replacement);
     },
   };
 }
