@@ -286,6 +286,23 @@ function jobStatusAt(t: RunTimeline, job: number, at: number): JobRecord['status
   return at < (bounds[bounds.length - 1] ?? t.startAt) ? 'in_progress' : 'completed';
 }
 
+/** Draws the timeline of the CI run a push starts: its queue time, then each job's steps. */
+function drawTimeline(
+  pushAt: number,
+  uniform: (range: readonly [number, number]) => number,
+): RunTimeline {
+  const startAt = pushAt + Math.round(uniform(WATCH.queuedS) * S);
+  const bounds = WATCH.jobs.map((job) => {
+    const b = [startAt];
+    for (const [, min, max] of job.steps) {
+      b.push(Math.round((b[b.length - 1] ?? startAt) + uniform([min, max]) * S));
+    }
+    return b;
+  });
+  const completeAt = Math.max(...bounds.map((b) => b[b.length - 1] ?? startAt));
+  return { pushAt, startAt, bounds, completeAt };
+}
+
 /** The changes of one CI run: created queued at the push, then every step start and end. */
 function runChanges(agent: number, cycle: number, pull: number, t: RunTimeline): Change[] {
   const key = `${String(agent)}/${String(cycle)}`;
@@ -465,16 +482,8 @@ function buildWatchWorkload(): Workload {
       if (workEnd >= END) break;
       // The push starts a CI run; its timeline is drawn now, so every mode sees the same one.
       const pushAt = Math.round(workEnd);
-      const startAt = pushAt + Math.round(uniform(WATCH.queuedS) * S);
-      const bounds = WATCH.jobs.map((job) => {
-        const b = [startAt];
-        for (const [, min, max] of job.steps) {
-          b.push(Math.round((b[b.length - 1] ?? startAt) + uniform([min, max]) * S));
-        }
-        return b;
-      });
-      const completeAt = Math.max(...bounds.map((b) => b[b.length - 1] ?? startAt));
-      const timeline: RunTimeline = { pushAt, startAt, bounds, completeAt };
+      const timeline = drawTimeline(pushAt, uniform);
+      const { completeAt } = timeline;
       changes.push(...runChanges(agent, cycle, pull, timeline));
       // Watching, until the first refresh that shows the run completed.
       const key = `${String(agent)}/${String(cycle)}`;
@@ -609,17 +618,8 @@ function buildBurstWorkload(): Workload {
     n++, pushAt += BURST.pushEveryS * S
   ) {
     const hot = n % BURST.hotPulls;
-    const startAt = pushAt + Math.round(uniform(WATCH.queuedS) * S);
-    const bounds = WATCH.jobs.map((job) => {
-      const b = [startAt];
-      for (const [, min, max] of job.steps) {
-        b.push(Math.round((b[b.length - 1] ?? startAt) + uniform([min, max]) * S));
-      }
-      return b;
-    });
-    const completeAt = Math.max(...bounds.map((b) => b[b.length - 1] ?? startAt));
     // The run of push n belongs to "agent" `hot` (repository `hot`, its first pull request).
-    changes.push(...runChanges(hot, n, 0, { pushAt, startAt, bounds, completeAt }));
+    changes.push(...runChanges(hot, n, 0, drawTimeline(pushAt, uniform)));
     const reactAt = pushAt + BURST.reactS * S;
     for (let agent = 0; agent < AGENTS; agent++) {
       read(reactAt, agent, 'push: pr view', (s) =>
