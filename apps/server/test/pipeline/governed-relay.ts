@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   DEMO,
   createForgeSim,
@@ -12,6 +9,7 @@ import {
 import { createCallerToken, hashToken } from '../../src/auth/caller-token.js';
 import { loadServerConfig, startServer, type RunningServer } from '../../src/index.js';
 import { createCallerStore } from '../../src/storage/caller-store.js';
+import { openServerBackend } from './relay-harness.js';
 
 const ADMIN = 'admin-token-for-governed-relay-tests-0123';
 
@@ -41,11 +39,12 @@ export async function startGovernedRelay(env: Record<string, string>): Promise<G
   const clock = createSimClock({ start: Date.parse('2030-01-01T00:00:00Z') });
   const sim = await createForgeSim({ clock, secondaryLimits: true });
   seedDemoWorld(sim.world);
-  const dir = mkdtempSync(join(tmpdir(), 'relay-governed-'));
+  // SQLite, or PostgreSQL and Redis (the shared pace ledger) on RELAY_TEST_BACKEND=postgres-redis.
+  const backend = openServerBackend();
   const secrets = new Map<string, string>();
   const config = loadServerConfig({
     RELAY_PORT: '0',
-    RELAY_DATABASE: join(dir, 'relay.db'),
+    ...backend.env,
     RELAY_ADMIN_TOKEN: ADMIN,
     RELAY_FORGE_API_URL: sim.urls.api,
     RELAY_FORGE_WEB_URL: sim.urls.web,
@@ -109,7 +108,7 @@ export async function startGovernedRelay(env: Record<string, string>): Promise<G
     async close() {
       await server.close();
       await sim.close();
-      rmSync(dir, { recursive: true, force: true });
+      await backend.close();
     },
   };
 }

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   createForgeTransport,
   type ForgeTransport,
@@ -12,12 +15,13 @@ import {
   type ForgeSim,
   type ForgeSimOptions,
 } from '@relay/forge-sim';
-import { createMemoryCacheStore } from '@relay/cache';
+import { createMemoryCacheStore, type CacheStore } from '@relay/cache';
 import { createMemoryCoordinator, type Coordinator } from '@relay/identity-pool';
 import type { IdentityRegistration, StringRewriteRule } from '@relay/protocol';
 import type { Hono } from 'hono';
 import type { AppEnv } from '../../src/app-env.js';
 import type { AuditRecord } from '../../src/audit/audit-record.js';
+import { withCachedCallerLookups } from '../../src/auth/caller-lookup-cache.js';
 import { createCallerToken, hashToken } from '../../src/auth/caller-token.js';
 import { createApp } from '../../src/create-app.js';
 import { createServerServices } from '../../src/create-server-services.js';
@@ -26,8 +30,52 @@ import {
   type RelayPipelineWiring,
 } from '../../src/pipeline/pipeline-wiring.js';
 import { createRelayPipeline, type RelayPipelineDeps } from '../../src/pipeline/relay-pipeline.js';
+import {
+  dropRedisPrefix,
+  openTestRedis,
+} from '../../src/scale/__fixtures__/redis-test-connection.js';
+import {
+  REDIS_AVAILABLE,
+  TEST_REDIS_URL,
+  uniqueRedisPrefix,
+} from '../../src/scale/__fixtures__/test-redis.js';
+import { openRedisConnection } from '../../src/scale/redis-connection.js';
+import { createRedisAnonymousBudget } from '../../src/scale/redis-anonymous-budget.js';
+import { withCacheOutageFallbacks } from '../../src/scale/redis-cache-outage.js';
+import { createRedisCacheStore } from '../../src/scale/redis-cache-store.js';
+import { createRedisCoordinator } from '../../src/scale/redis-coordinator.js';
+import { createRedisFlights } from '../../src/scale/redis-flight.js';
+import {
+  createReplicaChangeSync,
+  readChangeSequence,
+  withReplicaChanges,
+} from '../../src/scale/redis-invalidation.js';
+import { createSharedVisibilityGuard } from '../../src/scale/redis-proof-guard.js';
 import type { ServerServices } from '../../src/server-services.js';
+import {
+  POSTGRES_AVAILABLE,
+  POSTGRES_TEST_DATABASES,
+  TEST_POSTGRES_URL,
+  createTestSchemaName,
+  runOnTestServer,
+} from '../../src/storage/__fixtures__/test-databases.js';
 import { openSqliteDatabase, type RelayDatabase } from '../../src/storage/sqlite-database.js';
+
+/**
+ * The backend the pipeline suite runs against: `embedded` (SQLite in memory, the in-process
+ * coordinator and cache: the default) or `postgres-redis` (RELAY_TEST_BACKEND=postgres-redis: a
+ * fresh PostgreSQL schema and Redis under a fresh prefix, wired as relay-server wires them with
+ * RELAY_REDIS_URL). The root vitest config runs test/pipeline twice, once per backend.
+ */
+export type TestBackend = 'embedded' | 'postgres-redis';
+
+/** The backend of this run (RELAY_TEST_BACKEND). */
+export const TEST_BACKEND: TestBackend =
+  process.env.RELAY_TEST_BACKEND === 'postgres-redis' ? 'postgres-redis' : 'embedded';
+
+if (TEST_BACKEND === 'postgres-redis' && !(POSTGRES_AVAILABLE && REDIS_AVAILABLE)) {
+  throw new Error('RELAY_TEST_BACKEND=postgres-redis needs PostgreSQL and Redis');
+}
 
 /** The pool every harness caller holds a grant on. */
 export const POOL = 'team';
@@ -103,17 +151,132 @@ export interface RelayHarnessOptions {
   readonly paceExchange?: RelayPipelineWiring['paceExchange'];
 }
 
+/** The storage variables of one relay-server on {@link TEST_BACKEND}. */
+export interface ServerBackend {
+  /** RELAY_DATABASE, or RELAY_DATABASE_URL/_SCHEMA and RELAY_REDIS_URL/_PREFIX. */
+  readonly env: Readonly<Record<string, string>>;
+  /** Drops what the server stored (after the server closed). */
+  close(): Promise<void>;
+}
+
 /**
- * Starts forge-sim with the demo world and builds the relay app over an in-memory database
- * against it, with the relay pipeline mounted. Callers and identities are seeded directly in the
- * stores; the clock is the simulator's (frozen unless advanced).
+ * Storage for a real relay-server (`startServer`) on {@link TEST_BACKEND}: a SQLite file in a
+ * fresh directory, or a fresh PostgreSQL schema and Redis prefix (relay-server then wires every
+ * shared-state piece, the governor's pace ledger included).
+ */
+export function openServerBackend(): ServerBackend {
+  if (TEST_BACKEND === 'embedded') {
+    const dir = mkdtempSync(join(tmpdir(), 'relay-pipeline-'));
+    return {
+      env: { RELAY_DATABASE: join(dir, 'relay.db') },
+      close: () => {
+        rmSync(dir, { recursive: true, force: true });
+        return Promise.resolve();
+      },
+    };
+  }
+  const schema = createTestSchemaName();
+  const prefix = uniqueRedisPrefix('pipeline');
+  return {
+    env: {
+      RELAY_DATABASE_URL: TEST_POSTGRES_URL,
+      RELAY_DATABASE_SCHEMA: schema,
+      RELAY_REDIS_URL: TEST_REDIS_URL,
+      RELAY_REDIS_PREFIX: prefix,
+    },
+    async close() {
+      await runOnTestServer(`drop schema if exists ${schema} cascade`);
+      const redis = await openRedisConnection(TEST_REDIS_URL, { prefix });
+      try {
+        await dropRedisPrefix(redis, prefix);
+      } finally {
+        await redis.close();
+      }
+    },
+  };
+}
+
+/** The stores of one harness and the shared-state ports of its backend. */
+interface HarnessBackend {
+  readonly database: RelayDatabase;
+  readonly coordinator: Coordinator;
+  readonly cache: CacheStore;
+  /** The ports relay-server sets only with Redis (flights, guard, anonymous budget). */
+  readonly wiring: Pick<RelayPipelineWiring, 'createFlights' | 'guard' | 'anonymousBudget'>;
+  /** Wraps the services as relay-server does on this backend. */
+  readonly services: (services: ServerServices) => ServerServices;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the backend of {@link TEST_BACKEND} on the harness's clock. `postgres-redis` wires what
+ * `startServer` wires with RELAY_REDIS_URL on PostgreSQL: the Redis coordinator, the Redis cache
+ * behind its outage fallbacks, flights across processes, the shared visibility guard, the shared
+ * anonymous budget and the replica change sync (read at every caller lookup).
+ */
+async function openBackend(
+  now: () => number,
+  onProblem: (code: string) => void,
+): Promise<HarnessBackend> {
+  if (TEST_BACKEND === 'embedded') {
+    const database = await openSqliteDatabase(':memory:', { now: () => new Date(now()) });
+    return {
+      database,
+      coordinator: createMemoryCoordinator({ now }),
+      cache: createMemoryCacheStore(),
+      wiring: {},
+      services: (services) => services,
+      close: () => database.close(),
+    };
+  }
+  const database = await POSTGRES_TEST_DATABASES.open({ now: () => new Date(now()) });
+  const redis = await openTestRedis().catch(async (error: unknown) => {
+    await database.close();
+    throw error;
+  });
+  const changes = createReplicaChangeSync(readChangeSequence(database.db));
+  const changesDatabase = withReplicaChanges(database, changes);
+  return {
+    database: changesDatabase,
+    coordinator: createRedisCoordinator({ redis, now }),
+    cache: withCacheOutageFallbacks(createRedisCacheStore(redis, { now }), {
+      onWriteDropped: () => {
+        onProblem('cache_write_failed');
+      },
+    }),
+    wiring: {
+      createFlights: () => createRedisFlights(redis),
+      guard: createSharedVisibilityGuard({ redis, now }),
+      anonymousBudget: createRedisAnonymousBudget({ redis, now }),
+    },
+    services: (services) =>
+      withCachedCallerLookups(
+        services,
+        now,
+        () => changesDatabase.externalChangeVersion(),
+        () => changes.sync(),
+      ),
+    async close() {
+      await database.close();
+      await redis.close();
+    },
+  };
+}
+
+/**
+ * Starts forge-sim with the demo world and builds the relay app against it over the backend of
+ * {@link TEST_BACKEND} (default: an in-memory database), with the relay pipeline mounted. Callers
+ * and identities are seeded directly in the stores; the clock is the simulator's (frozen unless
+ * advanced).
  */
 export async function startRelayHarness(options: RelayHarnessOptions = {}): Promise<RelayHarness> {
   const clock = createSimClock({ start: Date.parse('2030-01-01T00:00:00Z') });
   const sim = await createForgeSim({ ...options.sim, clock });
   const ids = seedDemoWorld(sim.world);
   const now = () => clock.now();
-  const database = await openSqliteDatabase(':memory:', { now: () => new Date(now()) });
+  const logLines: string[] = [];
+  const backend = await openBackend(now, (code) => logLines.push(code));
+  const { database, coordinator } = backend;
   const transport: ForgeTransport = createForgeTransport({
     hosts: {
       apiUrl: sim.urls.api,
@@ -127,26 +290,27 @@ export async function startRelayHarness(options: RelayHarnessOptions = {}): Prom
     ...options.transport,
     now,
   });
-  const services = createServerServices(database, {
-    settings: {
-      adminToken: ADMIN_TOKEN,
-      membershipTtlS: 86_400,
-      defaultLoginPool: POOL,
-      allowedForgeOrg: DEMO.org,
-      defaultAllowedOwners: [DEMO.org],
-    },
-    transport,
-    now,
-  });
-  const coordinator = createMemoryCoordinator({ now });
+  const services = backend.services(
+    createServerServices(database, {
+      settings: {
+        adminToken: ADMIN_TOKEN,
+        membershipTtlS: 86_400,
+        defaultLoginPool: POOL,
+        allowedForgeOrg: DEMO.org,
+        defaultAllowedOwners: [DEMO.org],
+      },
+      transport,
+      now,
+    }),
+  );
   const audits: AuditRecord[] = [];
   const secrets = new Map<string, string>();
-  const logLines: string[] = [];
   let deps = createRelayPipelineDeps({
     services,
     transport,
     coordinator,
-    cache: createMemoryCacheStore(),
+    cache: backend.cache,
+    ...backend.wiring,
     audit: (record) => {
       audits.push(record);
       logLines.push(JSON.stringify(record));
@@ -271,7 +435,7 @@ export async function startRelayHarness(options: RelayHarnessOptions = {}): Prom
     async close() {
       await transport.close();
       await sim.close();
-      await database.close();
+      await backend.close();
     },
   };
 }

@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   DEMO,
   createForgeSim,
@@ -13,12 +10,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCallerToken, hashToken } from '../../src/auth/caller-token.js';
 import { loadServerConfig, startServer, type RunningServer } from '../../src/index.js';
 import { createCallerStore } from '../../src/storage/caller-store.js';
+import { openServerBackend, type ServerBackend } from './relay-harness.js';
 
-/** POST /v1/forge/request on the real relay-server (startServer, loopback socket, SQLite file). */
+/**
+ * POST /v1/forge/request on the real relay-server (startServer, loopback socket, SQLite file; or
+ * PostgreSQL and Redis on RELAY_TEST_BACKEND=postgres-redis).
+ */
 const ADMIN = 'admin-token-for-relay-server-tests-012345';
 let sim: ForgeSim;
 let server: RunningServer;
-let dir: string;
+let backend: ServerBackend;
 let callerToken: string;
 const secrets = new Map<string, string>();
 
@@ -26,10 +27,10 @@ beforeAll(async () => {
   const clock = createSimClock({ start: Date.parse('2030-01-01T00:00:00Z') });
   sim = await createForgeSim({ clock });
   seedDemoWorld(sim.world);
-  dir = mkdtempSync(join(tmpdir(), 'relay-pipeline-'));
+  backend = openServerBackend();
   const config = loadServerConfig({
     RELAY_PORT: '0',
-    RELAY_DATABASE: join(dir, 'relay.db'),
+    ...backend.env,
     RELAY_ADMIN_TOKEN: ADMIN,
     RELAY_FORGE_API_URL: sim.urls.api,
     RELAY_FORGE_WEB_URL: sim.urls.web,
@@ -74,7 +75,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
   await sim.close();
-  rmSync(dir, { recursive: true, force: true });
+  await backend.close();
 });
 
 const relay = (body: Record<string, unknown>) =>
