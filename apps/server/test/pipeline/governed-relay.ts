@@ -9,7 +9,7 @@ import {
 import { createCallerToken, hashToken } from '../../src/auth/caller-token.js';
 import { loadServerConfig, startServer, type RunningServer } from '../../src/index.js';
 import { createCallerStore } from '../../src/storage/caller-store.js';
-import { openServerBackend } from './relay-harness.js';
+import { openServerBackend, registerAliceIdentity } from './relay-harness.js';
 
 const ADMIN = 'admin-token-for-governed-relay-tests-0123';
 
@@ -81,18 +81,7 @@ export async function startGovernedRelay(env: Record<string, string>): Promise<G
     callerTokens.push(token);
   }
   secrets.set('alice_pat', sim.tokens.addPat({ login: DEMO.users.alice }).token);
-  const registered = await fetch(`${server.url}/v1/admin/pools/team/identities`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      id: 'alice',
-      kind: 'pat',
-      login: DEMO.users.alice,
-      secret_ref: 'alice_pat',
-      scopes: [{ owner: DEMO.org }],
-    }),
-  });
-  if (registered.status !== 201) throw new Error(`registration: ${String(registered.status)}`);
+  await registerAliceIdentity(server.url, ADMIN, 'team');
   return {
     sim,
     server,

@@ -196,6 +196,33 @@ export function openServerBackend(): ServerBackend {
   };
 }
 
+/**
+ * Registers the pooled PAT identity `alice` (secret `alice_pat`, scope: the demo org) in `pool`
+ * through a running relay-server's admin API; throws unless it answers 201.
+ *
+ * @param serverUrl - the relay-server's URL
+ * @param adminToken - its RELAY_ADMIN_TOKEN
+ * @param pool - the pool
+ */
+export async function registerAliceIdentity(
+  serverUrl: string,
+  adminToken: string,
+  pool: string,
+): Promise<void> {
+  const registered = await fetch(`${serverUrl}/v1/admin/pools/${pool}/identities`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      id: 'alice',
+      kind: 'pat',
+      login: DEMO.users.alice,
+      secret_ref: 'alice_pat',
+      scopes: [{ owner: DEMO.org }],
+    }),
+  });
+  if (registered.status !== 201) throw new Error(`registration: ${String(registered.status)}`);
+}
+
 /** The stores of one harness and the shared-state ports of its backend. */
 interface HarnessBackend {
   readonly database: RelayDatabase;

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCallerToken, hashToken } from '../../src/auth/caller-token.js';
 import { loadServerConfig, startServer, type RunningServer } from '../../src/index.js';
 import { createCallerStore } from '../../src/storage/caller-store.js';
-import { openServerBackend, type ServerBackend } from './relay-harness.js';
+import { openServerBackend, registerAliceIdentity, type ServerBackend } from './relay-harness.js';
 
 /**
  * POST /v1/forge/request on the real relay-server (startServer, loopback socket, SQLite file; or
@@ -59,18 +59,7 @@ beforeAll(async () => {
   });
   if (!enrolled.ok) throw new Error('enrollment failed');
   secrets.set('alice_pat', sim.tokens.addPat({ login: DEMO.users.alice }).token);
-  const registered = await fetch(`${server.url}/v1/admin/pools/team/identities`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      id: 'alice',
-      kind: 'pat',
-      login: DEMO.users.alice,
-      secret_ref: 'alice_pat',
-      scopes: [{ owner: DEMO.org }],
-    }),
-  });
-  if (registered.status !== 201) throw new Error(`registration: ${String(registered.status)}`);
+  await registerAliceIdentity(server.url, ADMIN, 'team');
 });
 afterAll(async () => {
   await server.close();

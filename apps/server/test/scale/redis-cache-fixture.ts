@@ -16,6 +16,7 @@ import {
   runOnTestServer,
 } from '../../src/storage/__fixtures__/test-databases.js';
 import { createCallerStore } from '../../src/storage/caller-store.js';
+import { registerAliceIdentity } from '../pipeline/relay-harness.js';
 
 /** The admin token of the replicas. */
 export const REPLICA_ADMIN = 'redis-cache-replicas-admin-0123456789';
@@ -43,7 +44,8 @@ export interface ReplicaSet {
 export interface RelayAnswer {
   readonly status?: number;
   readonly body?: unknown;
-  readonly relay?: { readonly cache?: string };
+  readonly relay?: { readonly cache?: string; readonly backend?: string };
+  readonly identity?: { readonly id?: string } | null;
   readonly error?: { readonly code?: string; readonly reason?: string };
 }
 
@@ -57,6 +59,10 @@ export interface RelayAnswer {
 export async function startReplicaSet(
   count: number,
   redisUrl = TEST_REDIS_URL,
+  options: {
+    /** Registers the pooled PAT identity `alice` (scope: the demo org) in the pool. */
+    readonly pooledIdentity?: boolean;
+  } = {},
 ): Promise<ReplicaSet> {
   const clock = createSimClock({ start: Date.parse('2030-01-01T00:00:00Z') });
   const sim = await createForgeSim({ clock });
@@ -82,12 +88,22 @@ export async function startReplicaSet(
   };
   const config = loadServerConfig(env);
   if (!config.ok) throw new Error('invalid test configuration');
+  const secrets = new Map<string, string>();
   const replicas: RunningServer[] = [];
   for (let i = 0; i < count; i++) {
-    replicas.push(await startServer(config.value, { now: () => clock.now() }));
+    replicas.push(
+      await startServer(config.value, {
+        now: () => clock.now(),
+        readSecret: (name) => Promise.resolve(secrets.get(name)),
+      }),
+    );
   }
   const [first] = replicas;
   if (first === undefined) throw new Error('no replica');
+  if (options.pooledIdentity === true) {
+    secrets.set('alice_pat', sim.tokens.addPat({ login: DEMO.users.alice }).token);
+    await registerAliceIdentity(first.url, REPLICA_ADMIN, REPLICA_POOL);
+  }
   const callerToken = createCallerToken();
   const callers = createCallerStore(first.database.db, {
     createId: (p) => `${p}_replicas`,
