@@ -122,6 +122,12 @@ export interface StartServerOptions {
 }
 
 /**
+ * Audit rows per PostgreSQL transaction: 16 parameters a row keeps one insert far below
+ * PostgreSQL's 65,535 bind parameters.
+ */
+const POSTGRES_AUDIT_BATCH_ROWS = 1_000;
+
+/**
  * Opens the database (running the migrations), builds the app and listens on the configured
  * host and port (0 picks an ephemeral port). Starts the audit writer and the hourly audit
  * retention task.
@@ -188,6 +194,11 @@ export async function startServer(
   const auditStore = createAuditStore(database.db);
   const audit = createAuditWriter({
     store: auditStore,
+    // SQLite writes a batch synchronously on the event loop, so 100 rows bound every request's
+    // stall; PostgreSQL's batch is a network round trip whose cost barely grows with its rows, and
+    // 100 rows a commit fell behind a sustained cache-hit load (the backlog reached the overload
+    // guard's 10,000 and hits were answered relay_overloaded: bench/scale-cost.bench.ts).
+    ...(database.dialect === 'postgres' ? { batchSize: POSTGRES_AUDIT_BATCH_ROWS } : {}),
     onError: reportProblem,
     // A batch PostgreSQL was away for is kept and retried, not dropped (README, "Scaling out").
     isRetryable: isDatabaseUnavailableError,

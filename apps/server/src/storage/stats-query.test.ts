@@ -98,4 +98,36 @@ describe.each(TEST_DATABASES)('queryPoolStats on $dialect', (engine) => {
       { numRuns: 60 },
     );
   }, 60_000);
+
+  it('takes one batch of 1,000 rows (the PostgreSQL writer batch) in one insert', async () => {
+    for (const table of ['audit', 'audit_daily', 'audit_daily_callers'] as const) {
+      await database.db.deleteFrom(table).execute();
+    }
+    const records: AuditRecord[] = Array.from({ length: 1_000 }, (_, i) => ({
+      requestId: `big${String(i)}`,
+      occurredAt: NOW - i,
+      poolId: 'p',
+      callerId: `c${String(i % 7)}`,
+      clientId: null,
+      routeKey: null,
+      routeKind: ROUTE_KINDS[i % 4] ?? null,
+      identityId: null,
+      status: 200,
+      errorCode: null,
+      fallbackReason: null,
+      backend: null,
+      cacheResult: 'hit',
+      cacheable: true,
+      coalesced: false,
+      durationMs: 1,
+    }));
+    await createAuditStore(database.db).insertBatch(records);
+    const figures = await queryPoolStats(database.db, {
+      poolId: 'p',
+      sinceIso: new Date(NOW - DAY).toISOString(),
+      callerId: 'c1',
+    });
+    expect(figures.requests).toBe(1_000);
+    expect(figures.callerUsage.reduce((sum, row) => sum + row.requests, 0)).toBe(1_000);
+  });
 });
