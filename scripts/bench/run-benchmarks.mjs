@@ -78,6 +78,7 @@ if (RENDER !== undefined && RENDER !== '') {
     'cache-memory',
     'guard-isolation',
     'governor-burst',
+    'scale-cost',
   ]) {
     const outcome = run(name, node, [...tsx, `bench/${name}.bench.ts`], { cwd: serverDir });
     const file = join(results, `${name}.json`);
@@ -104,6 +105,8 @@ const memory = server['cache-memory'].figures;
 const guard = server['guard-isolation']?.figures;
 // … and the governor-burst benchmark (issue 27 item 8).
 const burst = server['governor-burst']?.figures;
+// … and the scale-out cost benchmark (issue 25 item 5).
+const scale = server['scale-cost']?.figures;
 /** The quota benchmark's replayed workloads, in the order they are reported. */
 const QUOTA_WORKLOADS = [
   ['minute_poll', 'minute-poll workload', 'Minute-poll workload'],
@@ -328,6 +331,12 @@ add(
   "  against the pool's configured pace, every answer by status and reason, the governor's events",
   "  (`relay_governor_events_total`). Timed: each served miss's dispatch delay (the forge's",
   "  arrival of its upstream request minus the caller's send, one clock) and each 424's wait.",
+  '- **Cost of sharing** (`scale-cost.bench.ts`, issue 25 item 5): relay-server as deployed three',
+  '  times against one forge-sim process (latency 0): on SQLite with in-process state (the default),',
+  '  on PostgreSQL with in-process state, and on the same PostgreSQL with `RELAY_REDIS_URL` (the',
+  '  coordinator, pace, cache, flights and proofs in Redis). Misses: distinct issues read one at a',
+  '  time, interleaved issue by issue over the three; hits: autocannon, 50 connections, on one warm',
+  '  URL, interleaved round by round. Ratios: Redis-shared against in-process, same PostgreSQL.',
   "- **Packages**: each package's own `bench` script, output verbatim.",
   '',
 );
@@ -537,6 +546,24 @@ if (burst) {
     `| health's \`quota.core\` at the end | ${cells((a) => (a.quota_core ? `${a.quota_core.remaining} of ${a.quota_core.limit} left, ${a.quota_core.used_last_minute} in the last minute, exhausts at ${a.quota_core.exhausts_at ?? 'never before the reset'}` : '—'))} |`,
     '',
     `Load average when the run ended: ${burst.load_average.join(', ')} (${cpu.length} CPUs). The counts do not depend on the load; the waits do.`,
+    '',
+  );
+}
+if (scale) {
+  const setups = [scale.embedded, scale.postgres, scale.postgres_redis];
+  add(
+    '## Cost of sharing: several replicas on PostgreSQL and Redis',
+    '',
+    `One relay-server per set-up; ${scale.misses_per_setup} misses each, ${scale.hit_rounds} hit round(s) each (medians over rounds).`,
+    '',
+    '| set-up | hit req/s | hit p50 / p99 | miss median / p99 |',
+    '| --- | --- | --- | --- |',
+    ...setups.map(
+      (x) =>
+        `| ${x.label} | ${x.hit_rps} | ${x.hit_p50_ms} / ${x.hit_p99_ms} ms | ${x.miss_median_ms} / ${x.miss_p99_ms} ms |`,
+    ),
+    '',
+    `Redis-shared against in-process state on the same PostgreSQL: hit throughput ${scale.redis_hit_throughput_ratio}×, hit p99 ${scale.redis_hit_p99_ratio}×, miss median ${scale.redis_miss_extra_ms >= 0 ? '+' : ''}${scale.redis_miss_extra_ms} ms; against the embedded default: hit throughput ${scale.redis_vs_embedded_hit_throughput_ratio}×.`,
     '',
   );
 }
