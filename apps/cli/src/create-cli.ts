@@ -36,11 +36,14 @@ class RelayCli extends Cli<RelayContext> {
     context: Partial<RelayContext> & Pick<RelayContext, 'stdout' | 'stderr'>,
   ): Promise<number> {
     if (!Array.isArray(input)) return super.run(input, context);
+    // runExit passes only what it was given: the streams come from clipanion's defaults, as in
+    // super.run (without them, a usage error of the binary crashed on `context.stderr`).
+    const full = { ...Cli.defaultContext, ...context };
     let command: Command<RelayContext>;
     try {
-      command = this.process(input, context);
+      command = this.process(input, full);
     } catch (error) {
-      context.stderr.write(this.error(error, { colored: this.enableColors ?? false }));
+      full.stderr.write(this.error(error, { colored: this.enableColors ?? false }));
       return USAGE_EXIT_CODE;
     }
     return super.run(command, context);

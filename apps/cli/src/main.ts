@@ -35,6 +35,11 @@ const argv = toRelayArgv(process.argv[1], process.argv.slice(2));
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
   // The fast path: the version needs neither clipanion nor any command module.
   process.stdout.write(`${CLI_VERSION}\n`);
+} else if (argv[0] === 'native') {
+  // A gh command line: straight to the native runner, without building the command table.
+  enableCompileCache();
+  const { runNativeMain } = await import('./native-main.js');
+  await runNativeMain(argv.slice(1), process.argv[1]);
 } else {
   enableCompileCache();
   const [{ createCli }, { createNodeDependencies }, { colorDepthFor, helpColors }] =

@@ -32,7 +32,11 @@ describe('the relay binary', () => {
     expect(stdout).toMatch(/relay/);
   }, 20_000);
 
-  it('exits non-zero on an unknown command', async () => {
-    await expect(relay('frobnicate')).rejects.toMatchObject({ code: 1 });
+  it('prints the usage error of an unknown command on stderr and exits 2', async () => {
+    await expect(relay('frobnicate')).rejects.toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: expect.stringMatching(/^Unknown Syntax Error: Command not found/),
+    });
   }, 20_000);
 });
