@@ -2,7 +2,7 @@ import { err, ok } from '@relay/protocol';
 import type { Result } from '@relay/protocol';
 import { parseCsvRecord } from '../export/json-field-catalogue.js';
 import type { GhFlagSpec } from './gh-command-table.js';
-import { parseGoIntValue } from './go-int-option.js';
+import { parseGoIntValue, parseGoUintValue } from './go-int-option.js';
 
 /** gh argv after flag parsing: positional arguments and flag values by long name. */
 export interface ParsedGhArgv {
@@ -40,7 +40,8 @@ export type GhArgvError =
       readonly flag: GhFlagSpec;
       readonly value: string;
       /** Why: Go's `strconv` error of a boolean or integer, or gh's enum refusal. */
-      readonly cause: 'bool_syntax' | 'int_syntax' | 'int_range' | 'enum';
+      readonly cause:
+        'bool_syntax' | 'int_syntax' | 'int_range' | 'uint_syntax' | 'uint_range' | 'enum';
     }
   | { readonly code: 'unmodelled_value'; readonly flag: GhFlagSpec; readonly value: string };
 
@@ -81,6 +82,12 @@ function readValue(spec: GhFlagSpec, given: string): Result<string, GhArgvError>
       const parsed = parseGoIntValue(given);
       if (parsed.ok) return ok(given);
       const cause = parsed.error === 'range' ? 'int_range' : 'int_syntax';
+      return err({ code: 'invalid_value', flag: spec, value: given, cause });
+    }
+    case 'uint': {
+      const parsed = parseGoUintValue(given);
+      if (parsed.ok) return ok(given);
+      const cause = parsed.error === 'range' ? 'uint_range' : 'uint_syntax';
       return err({ code: 'invalid_value', flag: spec, value: given, cause });
     }
     case 'enum': {

@@ -49,6 +49,12 @@ export const GH_USAGE_FAILURES = [
   'repo_without_argument',
   /** `pr diff --color` in another case than gh's switch knows (`Never`). */
   'unsupported_color',
+  /** `run view` with neither a run id nor `--job`, and no terminal to prompt on. */
+  'run_or_job_required',
+  /** `run view --web` with `--log`. */
+  'web_with_log',
+  /** `run view --log` with `--log-failed`. */
+  'log_with_log_failed',
   /** A `-R`/GH_REPO value (or a `repo view` argument) that is not `[HOST/]OWNER/REPO`. */
   'invalid_repo',
 ] as const;
@@ -272,10 +278,39 @@ function checkIncludeContent(parsed: ParsedGhArgv): GhCheckOutcome {
 }
 
 /**
- * Each command's `RunE` checks before any request, in gh's order (gh v2.60 `NewCmd*`); the
- * other served commands have none.
+ * `run view`'s `RunE` checks (gh v2.60 `NewCmdView`), in gh's order: neither a run id nor a
+ * (non-empty) `--job` is a flag error when gh cannot prompt (stdout not a terminal); then
+ * `--web` with `--log`, then `--log` with `--log-failed` (booleans that are on). On a
+ * terminal without an id gh prompts (or, stdin not a terminal, refuses): gh decides, and
+ * none of the checks is made here.
  */
-const RUN_CHECKS: Partial<Record<ServedCommandName, (parsed: ParsedGhArgv) => GhCheckOutcome>> = {
+function checkRunView(parsed: ParsedGhArgv, terminal: boolean): GhCheckOutcome {
+  if (parsed.args.length === 0 && (lastFlagValue(parsed, 'job') ?? '') === '') {
+    if (terminal) return undefined;
+    const message = 'run or job ID required when not running interactively';
+    return withUsage('run_or_job_required', 'run view', message);
+  }
+  const on = (name: string) => lastFlagValue(parsed, name) === 'true';
+  if (on('web') && on('log')) {
+    return withUsage('web_with_log', 'run view', 'specify only one of --web or --log');
+  }
+  if (on('log') && on('log-failed')) {
+    return withUsage(
+      'log_with_log_failed',
+      'run view',
+      'specify only one of --log or --log-failed',
+    );
+  }
+  return undefined;
+}
+
+/**
+ * Each command's `RunE` checks before any request, in gh's order (gh v2.60 `NewCmd*`); the
+ * other served commands have none. `terminal`: whether gh's stdout is a terminal.
+ */
+const RUN_CHECKS: Partial<
+  Record<ServedCommandName, (parsed: ParsedGhArgv, terminal: boolean) => GhCheckOutcome>
+> = {
   'pr view': (parsed) => checkRepoArgument('pr view', parsed, '--repo'),
   'pr diff': (parsed) => checkRepoArgument('pr diff', parsed, '`--repo`') ?? checkDiffColor(parsed),
   'pr list': (parsed) =>
@@ -292,12 +327,20 @@ const RUN_CHECKS: Partial<Record<ServedCommandName, (parsed: ParsedGhArgv) => Gh
   'gist list': (parsed) =>
     checkLimit('gist list', parsed, (limit) => `invalid limit: ${limit}`) ??
     checkIncludeContent(parsed),
+  'run view': checkRunView,
 };
 
-/** Stage 4, the command's `RunE` checks before any request. */
-export function checkRunFlags(command: ServedCommandName, parsed: ParsedGhArgv): GhCheckOutcome {
+/**
+ * Stage 4, the command's `RunE` checks before any request; `terminal` is whether stdout is a
+ * terminal (`GH_FORCE_TTY` included), which only `run view`'s reads.
+ */
+export function checkRunFlags(
+  command: ServedCommandName,
+  parsed: ParsedGhArgv,
+  terminal = false,
+): GhCheckOutcome {
   if (usageOf(command) === undefined) return undefined;
-  return RUN_CHECKS[command]?.(parsed);
+  return RUN_CHECKS[command]?.(parsed, terminal);
 }
 
 /**

@@ -5,6 +5,7 @@
  * `SERVED_COMMAND_FLAGS`; this module imports only types from it (no import cycle at load).
  */
 import type { GhCommandSpec, GhFlagSpec } from './gh-command-table.js';
+import { boolFlag, DECLARED_JSON_FLAGS, stringFlag, uintFlag } from './gh-flag-shapes.js';
 
 /** The Actions commands `relay native` serves. */
 export type ActionsCommandName =
@@ -66,20 +67,24 @@ export const ACTIONS_COMMAND_FLAGS: Readonly<Record<ActionsCommandName, GhComman
     maxArgs: 0,
     repoOverride: true,
   },
+  // Declared for gh's own errors (its usage, its flag and `RunE` checks: gh-command-checks.ts).
   'run view': {
     flags: [
-      bool('verbose', 'v'),
-      bool('exit-status'),
-      value('job', 'j'),
-      bool('log'),
-      bool('log-failed'),
-      bool('web', 'w'),
-      value('attempt', 'a'),
-      ...ACTIONS_JSON_FLAGS,
+      boolFlag('verbose', 'v', 'Show job steps'),
+      boolFlag('exit-status', undefined, 'Exit with non-zero status if run failed'),
+      stringFlag('job', 'j', 'View a specific job ID from a run'),
+      boolFlag('log', undefined, 'View full log for either a run or specific job'),
+      boolFlag(
+        'log-failed',
+        undefined,
+        'View the log for any failed steps in a run or specific job',
+      ),
+      boolFlag('web', 'w', 'Open run in the browser'),
+      uintFlag('attempt', 'a', 'The attempt number of the workflow run'),
+      ...DECLARED_JSON_FLAGS,
     ],
-    // gh's `run view` takes no argument when `--job` names the job (checked by the command).
-    minArgs: 0,
-    maxArgs: 1,
+    use: 'view [<run-id>]',
+    args: { kind: 'at_most', count: 1 },
     repoOverride: true,
   },
   'run watch': {

@@ -35,7 +35,6 @@ describe('the planner and the search and gist reads', () => {
     [['search', 'issues', 'x', '--web'], 'web'],
     [['search', 'issues', 'x', '--template', '{{.}}', '--json', 'number'], 'template'],
     [['gist', 'view', '1234', '-w'], 'web'],
-    [['gist', 'ls', '--public'], 'unknown_command'],
   ])('%j runs gh (%s)', (argv, reason) => {
     expect(planNativeInvocation(argv, context())).toEqual({ kind: 'delegate', reason });
   });

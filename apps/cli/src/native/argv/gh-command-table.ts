@@ -14,10 +14,10 @@ import type { SearchCommandName } from './gh-command-table-search.js';
 /**
  * How pflag reads and shows a flag's value: `bool` (pflag's BoolVar), `nilBool` (gh's
  * `NilBoolFlag`: a boolean that also knows "not given"), `string`, `int` (Go `ParseInt` base
- * 0), `stringSlice` (each occurrence a CSV record, appended), `enum` (gh's `StringEnumFlag`:
+ * 0), `uint` (pflag's Uint64Var: Go `ParseUint` base 0, no sign), `stringSlice` (each occurrence a CSV record, appended), `enum` (gh's `StringEnumFlag`:
  * one of `values`, compared case-insensitively).
  */
-export type GhFlagType = 'bool' | 'nilBool' | 'string' | 'int' | 'stringSlice' | 'enum';
+export type GhFlagType = 'bool' | 'nilBool' | 'string' | 'int' | 'uint' | 'stringSlice' | 'enum';
 
 /**
  * One flag of a gh command, as pflag declares it (gh v2.60). `type`, `usage` and
@@ -427,6 +427,21 @@ export const GH_COMMAND_GROUPS: Readonly<Record<string, GhGroupSpec>> = {
     reads: ['list', 'view', 'logs', 'ports'],
     writes: ['code', 'cp', 'create', 'delete', 'edit', 'jupyter', 'rebuild', 'ssh', 'stop'],
   },
+};
+
+/**
+ * The aliases gh v2.60 declares (cobra `Aliases`) for the commands `relay native` serves, by
+ * group: `ls` for each served `list`. An alias is the command itself: gh's usage and errors
+ * name the command by its `Use` (`gh pr list`), never by the alias typed.
+ */
+export const GH_VERB_ALIASES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  pr: { ls: 'list' },
+  issue: { ls: 'list' },
+  release: { ls: 'list' },
+  label: { ls: 'list' },
+  run: { ls: 'list' },
+  workflow: { ls: 'list' },
+  gist: { ls: 'list' },
 };
 
 /** gh's top-level commands that have no verbs, each marked read or write. */

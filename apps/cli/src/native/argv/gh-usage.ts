@@ -15,7 +15,7 @@ export function flagType(flag: GhFlagSpec): GhFlagType {
 
 /**
  * pflag's `UnquoteUsage`: the first back-quoted word of the usage names the value (and loses
- * its quotes); otherwise the type does (`int`, `string`, `strings`; none for a boolean).
+ * its quotes); otherwise the type does (`int`, `uint`, `string`, `strings`; none for a boolean).
  */
 function unquoteUsage(flag: GhFlagSpec): { readonly valueName: string; readonly usage: string } {
   const declared = flag.usage ?? '';
@@ -32,6 +32,8 @@ function unquoteUsage(flag: GhFlagSpec): { readonly valueName: string; readonly 
       return { valueName: '', usage };
     case 'int':
       return { valueName: 'int', usage };
+    case 'uint':
+      return { valueName: 'uint', usage };
     case 'string':
     case 'enum':
       return { valueName: 'string', usage };
@@ -51,6 +53,7 @@ function defaultSuffix(flag: GhFlagSpec): string {
     bool: 'false',
     nilBool: 'false',
     int: '0',
+    uint: '0',
     stringSlice: '[]',
     string: '',
     enum: '',
@@ -169,6 +172,10 @@ function invalidValueCause(
       return `strconv.ParseInt: parsing ${quoted}: invalid syntax`;
     case 'int_range':
       return `strconv.ParseInt: parsing ${quoted}: value out of range`;
+    case 'uint_syntax':
+      return `strconv.ParseUint: parsing ${quoted}: invalid syntax`;
+    case 'uint_range':
+      return `strconv.ParseUint: parsing ${quoted}: value out of range`;
     case 'enum':
       return `valid values are {${(error.flag.values ?? []).join('|')}}`;
   }

@@ -34,8 +34,18 @@ function underscoresAllowed(body: string): boolean {
   return saw !== '_';
 }
 
-/** Go's `strconv.ParseUint(body, 0, 64)`, in Go's order (an overflow is found before a bad digit later on). */
-function parseGoUint(body: string): GoIntResult {
+/**
+ * pflag's `Uint64Var` value syntax, Go's `strconv.ParseUint(body, 0, 64)`, in Go's order (an
+ * overflow is found before a bad digit later on): no sign (`+1` and `-1` are syntax errors),
+ * the bases and `_` of {@link parseGoIntValue}; `range` beyond 2^64−1.
+ *
+ * @example
+ * ```ts
+ * parseGoUintValue('0x10'); // { ok: true, value: 16n }
+ * parseGoUintValue('-1'); // { ok: false, error: 'syntax' }
+ * ```
+ */
+export function parseGoUintValue(body: string): GoIntResult {
   if (body === '') return { ok: false, error: 'syntax' };
   let base = 10n;
   let digits = body;
@@ -85,7 +95,7 @@ export function parseGoIntValue(text: string): GoIntResult {
   if (text === '') return { ok: false, error: 'syntax' };
   const negative = text.startsWith('-');
   const body = text.startsWith('-') || text.startsWith('+') ? text.slice(1) : text;
-  const unsigned = parseGoUint(body);
+  const unsigned = parseGoUintValue(body);
   if (!unsigned.ok) return unsigned;
   if (!negative && unsigned.value >= INT64_CUTOFF) return { ok: false, error: 'range' };
   if (negative && unsigned.value > INT64_CUTOFF) return { ok: false, error: 'range' };

@@ -203,6 +203,23 @@ describe('planNativeInvocation: gh’s own flag and argument errors, printed wit
     [['pr', 'list', '-R', 'a/b/c/d'], {}, 'invalid_repo'],
     [['issue', 'view', '#3', '-R', 'a//b'], {}, 'invalid_repo'],
     [['repo', 'view', 'a/b/c/d'], {}, 'invalid_repo'],
+    [['run', 'view'], {}, 'run_or_job_required'],
+    [['run', 'view', '--job='], {}, 'run_or_job_required'],
+    [['run', 'view', '--web', '--log'], {}, 'run_or_job_required'],
+    [['run', 'view', '--job', '7', '--web', '--log'], {}, 'web_with_log'],
+    [['run', 'view', '1', '--web', '--log', '--log-failed'], {}, 'web_with_log'],
+    [['run', 'view', '1', '--log', '--log-failed'], {}, 'log_with_log_failed'],
+    [['run', 'view', '1', '--log', '--log-failed'], { stdoutIsTTY: true }, 'log_with_log_failed'],
+    [['run', 'view', '--log-failed', '--log'], {}, 'run_or_job_required'],
+    [['run', 'view', '1', '2'], {}, 'arguments'],
+    [['run', 'view', '--json', 'bogus'], {}, 'unknown_json_field'],
+    [['run', 'view', '1', '--json', 'status', '--web'], {}, 'json_with_web'],
+    [['run', 'view', '1', '--jq', '.status'], {}, 'jq_without_json'],
+    [['run', 'view', '1', '--attempt', '-1'], {}, 'invalid_value'],
+    [['run', 'view', '1', '-a', '18446744073709551616'], {}, 'invalid_value'],
+    [['run', 'view', '1', '--attempt'], {}, 'missing_value'],
+    [['pr', 'ls', 'extra'], {}, 'arguments'],
+    [['gist', 'ls', '--include-content'], {}, 'include_content_without_filter'],
   ])('%j (%j) fails with %s', (argv, context, code) => {
     const plan = planNativeInvocation(argv, { ...PIPE, ...context });
     expect(plan).toMatchObject({ kind: 'fail', code, exitCode: 1 });
@@ -251,6 +268,72 @@ describe('planNativeInvocation: gh’s own flag and argument errors, printed wit
       code: expect.any(String) as unknown,
       exitCode: 1,
       stderr,
+    });
+  });
+
+  /** gh v2.60's usage of `run view` (pkg/cmd/run/view/view.go's flags, pflag's FlagUsages). */
+  const RUN_VIEW_USAGE = [
+    'Usage:  gh run view [<run-id>] [flags]',
+    '',
+    'Flags:',
+    '  -a, --attempt uint      The attempt number of the workflow run',
+    '      --exit-status       Exit with non-zero status if run failed',
+    '  -j, --job string        View a specific job ID from a run',
+    '  -q, --jq expression     Filter JSON output using a jq expression',
+    '      --json fields       Output JSON with the specified fields',
+    '      --log               View full log for either a run or specific job',
+    '      --log-failed        View the log for any failed steps in a run or specific job',
+    '  -t, --template string   Format JSON output using a Go template; see "gh help formatting"',
+    '  -v, --verbose           Show job steps',
+    '  -w, --web               Open run in the browser',
+    '  ',
+    '',
+  ];
+
+  it.each<[string[], string]>([
+    [['run', 'view'], 'run or job ID required when not running interactively'],
+    [
+      ['run', 'view', '-R', 'acme/widgets', '--exit-status'],
+      'run or job ID required when not running interactively',
+    ],
+    [['run', 'view', '-j', '9', '--web', '--log'], 'specify only one of --web or --log'],
+    [['run', 'view', '5', '--log-failed', '--log'], 'specify only one of --log or --log-failed'],
+    [
+      ['run', 'view', '5', '-a', 'two'],
+      'invalid argument "two" for "-a, --attempt" flag: strconv.ParseUint: parsing "two": invalid syntax',
+    ],
+    [
+      ['run', 'view', '5', '--attempt=+1'],
+      'invalid argument "+1" for "-a, --attempt" flag: strconv.ParseUint: parsing "+1": invalid syntax',
+    ],
+    [
+      ['run', 'view', '5', '--attempt', '0x1_0000_0000_0000_0000'],
+      'invalid argument "0x1_0000_0000_0000_0000" for "-a, --attempt" flag: strconv.ParseUint: parsing "0x1_0000_0000_0000_0000": value out of range',
+    ],
+  ])('prints run view’s %j refusal with gh’s usage', (argv, message) => {
+    expect(planNativeInvocation(argv, PIPE)).toEqual({
+      kind: 'fail',
+      code: expect.any(String) as unknown,
+      exitCode: 1,
+      stderr: [message, '', ...RUN_VIEW_USAGE].join('\n'),
+    });
+  });
+
+  it.each<[string[], Partial<NativePlanContext>]>([
+    [['run', 'view'], { stdoutIsTTY: true }],
+    [['run', 'view', '--log', '--log-failed'], { env: { GH_FORCE_TTY: '1' } }],
+  ])('leaves %j on a terminal to gh (gh prompts for the run)', (argv, context) => {
+    expect(planNativeInvocation(argv, { ...PIPE, ...context })).toEqual({
+      kind: 'delegate',
+      reason: 'tty_output',
+    });
+  });
+
+  it('serves run view with --attempt in Go’s unsigned syntax', () => {
+    expect(planNativeInvocation(['run', 'view', '5', '-a', '0x2'], PIPE)).toMatchObject({
+      kind: 'serve',
+      command: 'run view',
+      flags: { attempt: ['0x2'] },
     });
   });
 
@@ -304,7 +387,12 @@ describe('planNativeInvocation: properties', () => {
       fc.property(command, fc.array(token), (path, rest) => {
         const argv = [...path, ...rest];
         const piped = planNativeInvocation(argv, PIPE);
-        fc.pre(piped.kind === 'fail' && piped.code !== 'invalid_repo');
+        // A repository gh refuses, and run view's missing id (gh prompts on a terminal), differ.
+        fc.pre(
+          piped.kind === 'fail' &&
+            piped.code !== 'invalid_repo' &&
+            piped.code !== 'run_or_job_required',
+        );
         expect(planNativeInvocation(argv, { ...PIPE, stdoutIsTTY: true })).toEqual(piped);
       }),
     );
@@ -352,6 +440,36 @@ describe('planNativeInvocation: properties', () => {
         expect(plan.kind).not.toBe('serve');
       }),
     );
+  });
+});
+
+describe('planNativeInvocation: gh v2.60’s `ls` aliases of the served list commands', () => {
+  it.each<[string[], string]>([
+    [['pr', 'ls', '-R', 'acme/widgets'], 'pr list'],
+    [['issue', 'ls', '-R', 'acme/widgets'], 'issue list'],
+    [['release', 'ls', '-R', 'acme/widgets'], 'release list'],
+    [['label', 'ls', '-R', 'acme/widgets'], 'label list'],
+    [['run', 'ls', '-R', 'acme/widgets'], 'run list'],
+    [['workflow', 'ls', '-R', 'acme/widgets'], 'workflow list'],
+    [['gist', 'ls', '--public'], 'gist list'],
+  ])('%j is served as %s', (argv, command) => {
+    expect(planNativeInvocation(argv, PIPE)).toMatchObject({ kind: 'serve', command });
+  });
+
+  it('names the command, not the alias, in gh’s errors', () => {
+    const plan = planNativeInvocation(['label', 'ls', 'extra'], PIPE);
+    expect(plan).toMatchObject({ kind: 'fail', code: 'arguments' });
+    expect(plan.kind === 'fail' ? plan.stderr.split('\n')[0] : '').toBe(
+      'unknown command "extra" for "gh label list"',
+    );
+  });
+
+  it.each<[string[], DelegateReason]>([
+    [['pr', 'lst'], 'unknown_command'],
+    [['search', 'ls'], 'unknown_command'],
+    [['run', 'ls', '--help'], 'help'],
+  ])('%j is not an alias gh serves (%s)', (argv, reason) => {
+    expect(planNativeInvocation(argv, PIPE)).toEqual({ kind: 'delegate', reason });
   });
 });
 

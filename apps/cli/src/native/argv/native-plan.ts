@@ -14,6 +14,7 @@ import {
   GH_COMMAND_GROUPS,
   GH_HELP_TOKENS,
   GH_TOP_LEVEL_COMMANDS,
+  GH_VERB_ALIASES,
   HELP_FLAG,
   REPO_FLAG,
   SERVED_COMMAND_FLAGS,
@@ -160,7 +161,9 @@ function lookUpCommand(argv: readonly string[]): CommandLookup {
   if (verb === undefined || GH_HELP_TOKENS.includes(verb)) return delegate('help');
   // Flags before the verb (`gh pr -R o/r view`): a shape the planner does not model.
   if (verb.startsWith('-')) return delegate('unsupported_shape');
-  const name = `${group} ${verb}`;
+  const aliases = GH_VERB_ALIASES[group];
+  const canonical = aliases !== undefined && Object.hasOwn(aliases, verb) ? aliases[verb] : verb;
+  const name = `${group} ${canonical ?? verb}`;
   if (isServedCommand(name)) return { kind: 'served', command: name, rest: argv.slice(2) };
   if (spec.writes.includes(verb)) return delegate('write');
   if (spec.reads.includes(verb)) return delegate('unsupported_command');
@@ -180,17 +183,19 @@ function isColourForced(env: NativePlanContext['env']): boolean {
 /**
  * gh's own refusals, in cobra's order once the flags are read: `--help` (gh's help, not an
  * error), the positional arguments, AddJSONFlags' checks, the command's `RunE` checks. None
- * depends on the terminal, the environment or the repository.
+ * depends on the environment or the repository; only `run view`'s missing id depends on the
+ * terminal (gh prompts on one).
  */
 function checkUsage(
   command: ServedCommandName,
   parsed: ParsedGhArgv,
+  context: NativePlanContext,
 ): FailPlan | DelegatePlan | undefined {
   if (isFlagOn(parsed, 'help')) return delegate('help');
   return (
     toPlan(checkArguments(command, parsed)) ??
     toPlan(checkJsonFlags(command, parsed)) ??
-    toPlan(checkRunFlags(command, parsed))
+    toPlan(checkRunFlags(command, parsed, isTerminalOutput(context)))
   );
 }
 
@@ -330,7 +335,7 @@ function parseCommand(argv: readonly string[], context: NativePlanContext): Pars
   if (found.command === 'api') return { kind: 'api', rest: found.rest };
   const parsed = readFlags(found.command, found.rest);
   if ('kind' in parsed) return parsed;
-  const refusal = checkUsage(found.command, parsed);
+  const refusal = checkUsage(found.command, parsed, context);
   if (refusal !== undefined) return refusal;
   const shape = checkShape(found.command, parsed, context);
   if (shape !== undefined) return shape;
