@@ -52,6 +52,25 @@ const LABEL_LIST_USAGE = [
   '',
 ].join('\n');
 
+/** gh's usage of `run view` (v2.60 flags: `--attempt` is a uint64). */
+const RUN_VIEW_USAGE = [
+  'Usage:  gh run view [<run-id>] [flags]',
+  '',
+  'Flags:',
+  '  -a, --attempt uint      The attempt number of the workflow run',
+  '      --exit-status       Exit with non-zero status if run failed',
+  '  -j, --job string        View a specific job ID from a run',
+  '  -q, --jq expression     Filter JSON output using a jq expression',
+  '      --json fields       Output JSON with the specified fields',
+  '      --log               View full log for either a run or specific job',
+  '      --log-failed        View the log for any failed steps in a run or specific job',
+  '  -t, --template string   Format JSON output using a Go template; see "gh help formatting"',
+  '  -v, --verbose           Show job steps',
+  '  -w, --web               Open run in the browser',
+  '  ',
+  '',
+].join('\n');
+
 /** `issue list --json`'s field list (gh's api.IssueFields, byte-sorted). */
 const ISSUE_FIELDS = [
   'assignees',
@@ -152,6 +171,21 @@ describe('relay native prints gh’s flag and argument errors itself', () => {
       'a malformed -R',
       ['release', 'view', 'v1.0.0', '-R', 'widgets'],
       'expected the "[HOST/]OWNER/REPO" format, got "widgets"\n',
+    ],
+    [
+      'run view without a run or job id (stdout not a terminal: gh cannot prompt)',
+      ['run', 'view', '-R', 'acme/widgets'],
+      `run or job ID required when not running interactively\n\n${RUN_VIEW_USAGE}`,
+    ],
+    [
+      'run view --log with --log-failed',
+      ['run', 'view', '1', '--log', '--log-failed', '-R', 'acme/widgets'],
+      `specify only one of --log or --log-failed\n\n${RUN_VIEW_USAGE}`,
+    ],
+    [
+      'an argument through gh’s alias names the command',
+      ['label', 'ls', 'bug', '-R', 'acme/widgets'],
+      `unknown command "bug" for "gh label list"\n\n${LABEL_LIST_USAGE}`,
     ],
   ])('%s', async (_name, argv, stderr) => {
     const before = stack.sim.requests.count();

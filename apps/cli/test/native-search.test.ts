@@ -178,6 +178,10 @@ describe('a pool that allows search', () => {
     });
     // One page of the user's gists.
     expect(sim.requests.count({ path: '/users/alice/gists' })).toBe(before + 1);
+    // gh's alias `gist ls` is the same command.
+    expect(await relay(['native', 'gist', 'ls', '--public'], env)).toEqual(list);
+    const aliasLimit = await relay(['native', 'gist', 'ls', '--public', '-L', '0'], env);
+    expect(aliasLimit.stderr).toMatch(/^invalid limit: 0\n\nUsage: {2}gh gist list \[flags\]\n/);
     const filtered = await relay(
       ['native', 'gist', 'list', '--public', '--filter', 'hello', '-L', '1'],
       env,
