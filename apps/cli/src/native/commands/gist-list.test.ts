@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createFakeRunPort } from './run-fake-port.js';
 import type { FakeAnswer } from './run-fake-port.js';
-import { runGistList } from './gist-list.js';
+import { renderGistList, runGistList } from './gist-list.js';
+import type { ListedGist } from './gist-list.js';
 
 const LIST = '/users/monalisa/gists';
 
@@ -202,5 +203,39 @@ describe('gh gist list --public through the relay port', () => {
       kind: 'delegate',
       reason: 'unsupported_shape',
     });
+  });
+});
+
+describe('renderGistList: gh v2.60’s list_test.go fixtures (their public gists)', () => {
+  const UPDATED = '2020-07-30T15:24:28Z';
+  const listed = (id: string, description: string, fileNames: string[], createdAt: string) => ({
+    id,
+    description,
+    fileNames,
+    createdAt,
+    updatedAt: UPDATED,
+  });
+  it.each<[string, ListedGist[], string | undefined, string]>([
+    [
+      '"nontty output": a file name stands for an empty description, gistfile names do not',
+      [
+        listed('1234567890', '', ['cool.txt'], '2020-07-30T15:00:02Z'),
+        listed('4567890123', '', ['gistfile0.txt'], '2020-07-30T15:00:01Z'),
+      ],
+      undefined,
+      '1234567890\tcool.txt\t1 file\tpublic\t2020-07-30T15:24:28Z\n' +
+        '4567890123\t\t1 file\tpublic\t2020-07-30T15:24:28Z\n',
+    ],
+    [
+      '"filtered": a match in the description or a file name, never in the file text',
+      [
+        listed('1234', 'octo match in the description', ['main.txt'], '2020-07-30T15:00:03Z'),
+        listed('3456', 'match in the file text', ['main.txt'], '2020-07-30T15:00:01Z'),
+      ],
+      'octo',
+      '1234\tocto match in the description\t1 file\tpublic\t2020-07-30T15:24:28Z\n',
+    ],
+  ])('%s', (_name, gists, filter, expected) => {
+    expect(renderGistList(gists, 10, filter)).toBe(expected);
   });
 });
