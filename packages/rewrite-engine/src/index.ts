@@ -32,7 +32,8 @@ export { POLICY_ERROR_CODES } from './policy-error.js';
 export type { PolicyError, PolicyErrorCode, PolicyField } from './policy-error.js';
 
 // Rule sets
-export { compileRules } from './rule-set.js';
+export { compileRules } from './compile-rules.js';
+export { compileRulesLazily } from './lazy-compile.js';
 export type { CompileRulesOptions, RuleSet } from './rule-set.js';
 export { mergeRules } from './rule-merge.js';
 export type { MatchStrategy } from './rule-matcher.js';

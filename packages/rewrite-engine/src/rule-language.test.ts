@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { PatternErrorCode } from './pattern-error.js';
 import { parsePolicyDocument } from './policy-document-parser.js';
 import type { PolicyErrorCode } from './policy-error.js';
-import { compileRules } from './rule-set.js';
+import { compileRules } from './compile-rules.js';
 
 /**
  * SPEC.md "PUT .../string-rewrites": "Patterns are regular expressions in a portable RE2 subset:

@@ -12,7 +12,8 @@ import type { PatternNode } from './pattern-ast.js';
 import { parsePattern } from './pattern-parser.js';
 import { re2jsEngine } from './re2js-engine.js';
 import { ZERO_WIDTH, createRuleMatcher } from './rule-matcher.js';
-import { compileRules, compileRulesWithChunks } from './rule-set.js';
+import { compileRules } from './compile-rules.js';
+import { compileRulesWithChunks } from './rule-set.js';
 import type { RuleSet } from './rule-set.js';
 
 function guard(rules: readonly StringRewriteRule[], strategy: 'fast' | 'plain' = 'fast'): RuleSet {
@@ -325,7 +326,7 @@ describe('properties', () => {
       .map((parts) => parts.join(' '));
     fc.assert(
       fc.property(rulesArbitrary, longText, fc.integer({ min: 1, max: 8 }), (rules, text, size) => {
-        const chunked = compileRulesWithChunks(rules, {}, size);
+        const chunked = compileRulesWithChunks(rules, { engine: re2jsEngine }, size);
         const plain = compileRules(rules, { strategy: 'plain' });
         if (!chunked.ok || !plain.ok) throw new Error('unexpected');
         expect(chunked.value.rewrite(text)).toEqual(plain.value.rewrite(text));

@@ -2,7 +2,6 @@ import { REWRITE_INPUT_MAX_BYTES, err, ok } from '@relay/protocol';
 import type { Result, StringRewriteRule } from '@relay/protocol';
 import type { GuardFailure } from './guard-outcome.js';
 import type { PolicyError } from './policy-error.js';
-import { re2jsEngine } from './re2js-engine.js';
 import type { RegexEngine } from './regex-engine.js';
 import { ZERO_WIDTH, createRuleMatcher } from './rule-matcher.js';
 import type { MatchStrategy, RuleMatcher } from './rule-matcher.js';
@@ -70,7 +69,7 @@ export interface Chunking {
 }
 
 /** Chunk size of `rewrite`: small enough that rebuilding a chunk is cheap. */
-const DEFAULT_CHUNK_SIZE = 16_384;
+export const DEFAULT_CHUNK_SIZE = 16_384;
 
 /** Preferred chunk separators, most natural first. */
 const SEPARATOR_CANDIDATES = ['\n', ' ', '\t', '"', ',', ';', '<', '>', '\0'];
@@ -181,36 +180,19 @@ function splice(text: string, spans: readonly number[], replacement: string): st
 }
 
 /**
- * Validates and compiles a rule list (at most 128 rules, 256 UTF-8 bytes per pattern, 1,024 per
- * replacement, 65,536 for the list written as a document; unique patterns of the rule language).
- *
- * @returns A {@link RuleSet}, or the first {@link PolicyError}.
- * @example
- * ```ts
- * const compiled = compileRules([{ pattern: 'project-falcon', replacement: 'project-x' }]);
- * if (compiled.ok) {
- *   const out = compiled.value.rewrite('about project-falcon');
- *   // out: { ok: true, value: 'about project-x' }
- * }
- * ```
+ * `compileRules` with a given engine and chunk size (tests use tiny chunks). This module imports
+ * no engine, so that `compileRulesLazily` can load re2js only when a rule needs it. Not exported
+ * publicly.
  */
-export function compileRules(
-  rules: readonly StringRewriteRule[],
-  options: CompileRulesOptions = {},
-): Result<RuleSet, PolicyError> {
-  return compileRulesWithChunks(rules, options, DEFAULT_CHUNK_SIZE);
-}
-
-/** {@link compileRules} with a chosen chunk size (tests use tiny chunks). Not exported publicly. */
 export function compileRulesWithChunks(
   rules: readonly StringRewriteRule[],
-  options: CompileRulesOptions,
+  options: CompileRulesOptions & { readonly engine: RegexEngine },
   chunkSize: number,
 ): Result<RuleSet, PolicyError> {
   const validated = validateRules(rules);
   if (!validated.ok) return validated;
   if (exceedsDocumentLimit(rules)) return err({ code: 'document_too_large', field: 'rules' });
-  const engine = options.engine ?? re2jsEngine;
+  const { engine } = options;
   const strategy = options.strategy ?? 'fast';
   const compiled: CompiledRule[] = [];
   for (const [ruleIndex, rule] of validated.value.entries()) {
