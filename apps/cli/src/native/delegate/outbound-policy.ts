@@ -1,6 +1,6 @@
 import { REWRITE_DOCUMENT_MAX_BYTES, err, ok, stringRewritePolicySchema } from '@relay/protocol';
 import type { PolicyFailureClass, Result, StringRewriteRule } from '@relay/protocol';
-import { compileRules, mergeRules, parsePolicyDocument } from '@relay/rewrite-engine';
+import { compileRulesLazily, mergeRules, parsePolicyDocument } from '@relay/rewrite-engine';
 import type { PolicyErrorCode, RuleSet } from '@relay/rewrite-engine';
 import { parseCfRay } from './outbound-policy-failure.js';
 import type { PolicyFailure, PolicyFailureHint } from './outbound-policy-failure.js';
@@ -114,8 +114,11 @@ async function readBoundedBody(
  * Validates the endpoint's body: strict JSON (no duplicate keys, well-formed UTF-8 and Unicode:
  * the syntax layer of `parsePolicyDocument`, which checks syntax before fields), exactly
  * `schema_version` 1, `revision`, `updated_at`, `rules`, and rules the rule language accepts.
+ * The rules compile with `compileRulesLazily`: an empty policy loads no regex engine.
  */
-export function validateServerPolicy(bytes: Uint8Array): Result<ServerPolicy, 'server_validation'> {
+export async function validateServerPolicy(
+  bytes: Uint8Array,
+): Promise<Result<ServerPolicy, 'server_validation'>> {
   const syntax = parsePolicyDocument(bytes);
   if (!syntax.ok && SYNTAX_ERRORS.has(syntax.error.code)) return err('server_validation');
   let json: unknown;
@@ -126,7 +129,7 @@ export function validateServerPolicy(bytes: Uint8Array): Result<ServerPolicy, 's
   }
   const policy = stringRewritePolicySchema.safeParse(json, { jitless: true });
   if (!policy.success) return err('server_validation');
-  const ruleSet = compileRules(policy.data.rules);
+  const ruleSet = await compileRulesLazily(policy.data.rules);
   if (!ruleSet.ok) return err('server_validation');
   return ok({ revision: policy.data.revision, rules: policy.data.rules, ruleSet: ruleSet.value });
 }
@@ -182,7 +185,7 @@ async function fetchPolicyStage(
     }
     const body = await readBoundedBody(response, controller.signal, POLICY_RESPONSE_MAX_BYTES);
     if (!body.ok) return err({ class: body.error, ...seen });
-    const policy = validateServerPolicy(body.value);
+    const policy = await validateServerPolicy(body.value);
     if (!policy.ok) return err({ class: policy.error, ...seen });
     return ok(policy.value);
   } finally {
@@ -196,14 +199,14 @@ async function fetchPolicyStage(
  * identical entries deduplicate, a pattern with two replacements fails, the combined list must
  * keep every policy limit (`mergeRules`).
  */
-export function mergeOutboundRules(
+export async function mergeOutboundRules(
   server: ServerPolicy,
   localRules: readonly StringRewriteRule[],
-): Result<RuleSet, 'merge'> {
+): Promise<Result<RuleSet, 'merge'>> {
   if (localRules.length === 0) return ok(server.ruleSet);
   const merged = mergeRules(server.rules, localRules);
   if (!merged.ok) return err('merge');
-  const ruleSet = compileRules(merged.value);
+  const ruleSet = await compileRulesLazily(merged.value);
   return ruleSet.ok ? ok(ruleSet.value) : err('merge');
 }
 
@@ -243,7 +246,7 @@ export async function loadOutboundPolicy(
   if (!local.ok) return fail({ class: local.error });
   const server = await fetchPolicyStage(options.endpoint.value, options);
   if (!server.ok) return fail(server.error);
-  const merged = mergeOutboundRules(server.value, local.value);
+  const merged = await mergeOutboundRules(server.value, local.value);
   if (!merged.ok) return fail({ class: merged.error });
   return ok(merged.value);
 }
