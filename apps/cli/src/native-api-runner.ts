@@ -25,7 +25,7 @@ import { checkJqExpression, formatJqOutput, normalizeJqInput } from './gh-jq.js'
 import { runJqFilter } from './jq-filter.js';
 import { isLoginProbe, planApiInvocation } from './native-api-invocation.js';
 import type { ApiPlanContext, RelayableApiRead } from './native-api-invocation.js';
-import { readGitRemotes } from './native/native-dispatcher.js';
+import { readGitRemotes } from './native/git-remotes.js';
 import {
   GITHUB_HOST,
   parseRepoSelector,

@@ -1,25 +1,12 @@
 import type { CliDependencies } from '../cli-dependencies.js';
-import { GIT_REMOTE_CONFIG_ARGS, parseGitRemoteConfig } from './argv/git-remote-config.js';
 import { needsGitRemotes, planNativeInvocation } from './argv/native-plan.js';
 import type { NativePlan } from './argv/native-plan.js';
-import type { GitRemote } from './argv/repo-selector.js';
 import type { NativeOutput } from './commands/served-command.js';
 import { SERVED_COMMANDS } from './commands/served-commands.js';
 import { delegateToNative } from './delegate/native-delegation.js';
+import { readGitRemotes } from './git-remotes.js';
 
-/**
- * Reads the working directory's git remotes (`git config --get-regexp …` in the current
- * directory); none when git is missing or this is not a repository.
- */
-export async function readGitRemotes(deps: CliDependencies): Promise<GitRemote[]> {
-  try {
-    const result = await deps.runProcess('git', GIT_REMOTE_CONFIG_ARGS, { env: deps.env });
-    if (result.code !== 0) return [];
-    return parseGitRemoteConfig(Buffer.from(result.stdout).toString('utf8'));
-  } catch {
-    return [];
-  }
-}
+export { readGitRemotes } from './git-remotes.js';
 
 /**
  * Plans one `relay native <gh argv>` invocation from the real environment: reads the git
