@@ -53,8 +53,9 @@ export function createReplicaChangeSync(
  * @param db - the relay database
  */
 export function readChangeSequence(db: Kysely<DatabaseSchema>): () => Promise<string | undefined> {
+  // bigint: node-postgres returns it as text (a driver set to parse it gives a number).
   const query = sql<{
-    value: string;
+    value: string | number;
   }>`select value from ${sql.table(CHANGE_SEQUENCE_TABLE)} where id = 1`.compile(db);
   return async () => {
     const value = (await db.executeQuery(query)).rows[0]?.value;

@@ -29,7 +29,7 @@ const relay = async (page: number) => {
     per_page: '1',
     page: String(page),
   });
-  return { status: response.status, json: (await response.json()) };
+  return { status: response.status, json: await response.json() };
 };
 
 describe('a stale answer under governor saturation', () => {
