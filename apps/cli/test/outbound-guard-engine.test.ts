@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildCli, runBinary, startRelayStack } from './relay-stack.js';
+import { buildCli, putStringRewrites, runBinary, startRelayStack } from './relay-stack.js';
 import type { BuiltCli, RelayStack } from './relay-stack.js';
 
 /**
@@ -11,7 +11,6 @@ import type { BuiltCli, RelayStack } from './relay-stack.js';
  * common case, serves a read without it, and a policy with rules still refuses a matching read.
  * A load hook (NODE_OPTIONS=--import) records every module the binary loads.
  */
-const ADMIN_TOKEN = 'admin-token-for-native-e2e-0123456789';
 
 let cli: BuiltCli;
 beforeAll(async () => {
@@ -74,16 +73,7 @@ describe('the outbound guard and the regex engine', () => {
   });
 
   it('loads it for a policy with rules, and refuses a matching read', async () => {
-    const put = await fetch(`${stack.server.url}/v1/admin/string-rewrites`, {
-      method: 'PUT',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        schema_version: 1,
-        expected_revision: 1,
-        rules: [{ pattern: 'project-falcon', replacement: 'project-x' }],
-      }),
-    });
-    expect(put.status).toBe(200);
+    await putStringRewrites(stack, [{ pattern: 'project-falcon', replacement: 'project-x' }]);
     const result = await runBinary(cli.bin, ['native', 'api', 'repos/acme/project-falcon'], env);
     expect(result).toMatchObject({
       code: 1,

@@ -5,7 +5,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTempDir } from './cli-harness.js';
-import { buildCli, runBinary, startRelayStack } from './relay-stack.js';
+import { buildCli, putStringRewrites, runBinary, startRelayStack } from './relay-stack.js';
 import type { BuiltCli, RelayStack } from './relay-stack.js';
 
 /**
@@ -22,7 +22,6 @@ afterAll(() => {
   cli.remove();
 });
 
-const ADMIN_TOKEN = 'admin-token-for-native-e2e-0123456789';
 /** The policy-failure line: fixed fields, in order. */
 const FAILURE_LINE =
   /^relay: string-rewrite policy unavailable: class ([a-z_]+), attempt_utc (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z), elapsed_ms (\d+)(, http_status (\d{3}))?(, cf_ray ([0-9A-Za-z-]+))?(; [^\n]*)? \(string_rewrite_policy_failure\)\n$/;
@@ -53,16 +52,7 @@ describe('rule 15 against relay-server: policy fetched, argv checked, gh run or 
       env: (dir) => ({ RELAY_NATIVE_CLI: writeFakeGh(dir), RELAY_QUIET_FALLBACK: '1' }),
     });
     ({ env } = stack);
-    const put = await fetch(`${stack.server.url}/v1/admin/string-rewrites`, {
-      method: 'PUT',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        schema_version: 1,
-        expected_revision: 1,
-        rules: [{ pattern: 'project-falcon', replacement: 'project-x' }],
-      }),
-    });
-    expect(put.status).toBe(200);
+    await putStringRewrites(stack, [{ pattern: 'project-falcon', replacement: 'project-x' }]);
   }, 60_000);
   afterEach(async () => {
     await stack.close();

@@ -11,7 +11,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildCli, startRelayStack } from './relay-stack.js';
+import { buildCli, putStringRewrites, startRelayStack } from './relay-stack.js';
 import type { BuiltCli, RelayStack } from './relay-stack.js';
 
 /**
@@ -23,7 +23,6 @@ import type { BuiltCli, RelayStack } from './relay-stack.js';
 let cli: BuiltCli;
 let stack: RelayStack;
 let root: string;
-const ADMIN_TOKEN = 'admin-token-for-native-e2e-0123456789';
 const SHA = '0123456789abcdef0123456789abcdef01234567';
 
 /**
@@ -149,19 +148,10 @@ beforeAll(async () => {
     env: (dir) => ({ RELAY_NATIVE_CLI: writeFakeGh(dir) }),
   });
   root = stack.dir;
-  const put = await fetch(`${stack.server.url}/v1/admin/string-rewrites`, {
-    method: 'PUT',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      schema_version: 1,
-      expected_revision: 1,
-      rules: [
-        { pattern: 'project-falcon', replacement: 'project-x' },
-        { pattern: 'falc[o0]n-[0-9]+', replacement: 'bird' },
-      ],
-    }),
-  });
-  expect(put.status).toBe(200);
+  await putStringRewrites(stack, [
+    { pattern: 'project-falcon', replacement: 'project-x' },
+    { pattern: 'falc[o0]n-[0-9]+', replacement: 'bird' },
+  ]);
 }, 120_000);
 afterAll(async () => {
   await stack.close();

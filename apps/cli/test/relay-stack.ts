@@ -112,6 +112,28 @@ export interface RelayStackOptions {
   readonly secrets?: Readonly<Record<string, string>>;
 }
 
+/** The admin token of the stack's relay-server. */
+export const STACK_ADMIN_TOKEN = 'admin-token-for-native-e2e-0123456789';
+
+/**
+ * Replaces the string-rewrite rules of the stack's relay-server through the admin API (the
+ * first edit: revision 1 becomes 2).
+ */
+export async function putStringRewrites(
+  stack: RelayStack,
+  rules: readonly { readonly pattern: string; readonly replacement: string }[],
+): Promise<void> {
+  const put = await fetch(`${stack.server.url}/v1/admin/string-rewrites`, {
+    method: 'PUT',
+    headers: {
+      authorization: `Bearer ${STACK_ADMIN_TOKEN}`,
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify({ schema_version: 1, expected_revision: 1, rules }),
+  });
+  if (put.status !== 200) throw new Error(`string-rewrites PUT answered ${String(put.status)}`);
+}
+
 /** A running stack with a logged-in caller (alice, pool `team`). */
 export interface RelayStack {
   readonly sim: ForgeSim;
@@ -143,7 +165,7 @@ export async function startRelayStack(options: RelayStackOptions): Promise<Relay
     const config = loadServerConfig({
       RELAY_PORT: '0',
       RELAY_DATABASE: join(dir.path, 'relay.db'),
-      RELAY_ADMIN_TOKEN: 'admin-token-for-native-e2e-0123456789',
+      RELAY_ADMIN_TOKEN: STACK_ADMIN_TOKEN,
       RELAY_FORGE_API_URL: sim.urls.api,
       RELAY_FORGE_WEB_URL: sim.urls.web,
       RELAY_FORGE_RAW_URL: sim.urls.raw,
