@@ -216,6 +216,10 @@ describe('coalescing', () => {
   it('concurrent identical misses make one upstream call; the duplicate is audited as coalesced', async () => {
     const path = `${REPO}/tags`;
     await h.relay({ path: `${REPO}/branches` }); // proves the repository public
+    // The forge takes its time, so the second read surely arrives while the first is in flight
+    // (on the PostgreSQL+Redis backend the flight is taken through Redis round trips: without the
+    // delay the first read could finish before the second looks, and the second would be a hit).
+    h.sim.faults.inject({ host: 'api', path, action: { kind: 'latency', ms: 300 }, times: 1 });
     const answers = await Promise.all([h.relay({ path }), h.relay({ path })]);
     expect(answers.map((a) => a.status)).toEqual([200, 200]);
     expect(upstream(path)).toHaveLength(1);
