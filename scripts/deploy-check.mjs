@@ -226,9 +226,10 @@ async function stopCleanly(server, label, { viaNpx = false } = {}) {
 /**
  * Packages a bundled dependency loads only on request, inside its own error handling, and that
  * the artifacts deliberately leave out: pg's native binding (libpq), required only when
- * NODE_PG_FORCE_NATIVE is set or `pg.native` is read, which relay-server does not do.
+ * NODE_PG_FORCE_NATIVE is set or `pg.native` is read, which relay-server does not do; the Redis
+ * client's `@node-rs/xxhash`, imported only by its `digest` helper, which relay-server never calls.
  */
-const OPTIONAL_IMPORTS = new Set(['pg-native']);
+const OPTIONAL_IMPORTS = new Set(['pg-native', '@node-rs/xxhash']);
 
 /**
  * Bare package names that the JavaScript files under `dir` load: the static imports and

@@ -10,29 +10,7 @@ const DASHBOARD_BUILD = '../dashboard/dist';
 // binaries); everything else — the workspace packages (on no registry), hono, kysely, pino,
 // prom-client, zod: devDependencies — is bundled into dist/ (tsdown's default), so the packed
 // manifest names no workspace package and the single-file deploy embeds dist/ as it is.
-/**
- * Optional peer dependencies of bundled packages that the relay never uses, resolved to a module
- * that throws when loaded (as the package's absence would): @redis/client imports
- * `@node-rs/xxhash`, a native addon, only for its `digest` helper. Left as a bare import, the
- * packed dist would name a package its manifest does not install (scripts/deploy-check.mjs).
- */
-const ABSENT_OPTIONAL_PEERS = new Set(['@node-rs/xxhash']);
-const ABSENT_PREFIX = '\0absent-optional-peer:';
-
 export default defineConfig({
-  plugins: [
-    {
-      name: 'absent-optional-peers',
-      resolveId(id: string) {
-        return ABSENT_OPTIONAL_PEERS.has(id) ? ABSENT_PREFIX + id : null;
-      },
-      load(id: string) {
-        if (!id.startsWith(ABSENT_PREFIX)) return null;
-        const name = id.slice(ABSENT_PREFIX.length);
-        return `throw new Error(${JSON.stringify(`${name} is not part of relay-server`)});`;
-      },
-    },
-  ],
   // The rewrite-check worker is an entry of its own: the server starts it as a worker thread
   // from `dist/rewrite-check-worker.js`.
   entry: {
