@@ -7,18 +7,10 @@ import {
 } from '@relay/forge-sim';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadServerConfig, startServer, type RunningServer } from '../../src/index.js';
-import {
-  REDIS_AVAILABLE,
-  TEST_REDIS_URL,
-  uniqueRedisPrefix,
-} from '../../src/scale/__fixtures__/test-redis.js';
+import { REDIS_AVAILABLE, TEST_REDIS_URL } from '../../src/scale/__fixtures__/test-redis.js';
 import { startTcpProxy, type TestTcpProxy } from '../../src/storage/__fixtures__/tcp-proxy.js';
-import {
-  POSTGRES_AVAILABLE,
-  TEST_POSTGRES_URL,
-  createTestSchemaName,
-  runOnTestServer,
-} from '../../src/storage/__fixtures__/test-databases.js';
+import { POSTGRES_AVAILABLE } from '../../src/storage/__fixtures__/test-databases.js';
+import { demoRelayEnv, openScaledBackend, type ServerBackend } from '../pipeline/relay-harness.js';
 
 /**
  * Redis lost mid-load (issue 25 item 4) for the pool's shared state: relay-server reaches Redis
@@ -35,7 +27,7 @@ describe.runIf(POSTGRES_AVAILABLE && REDIS_AVAILABLE)(
     let proxy: TestTcpProxy;
     let server: RunningServer;
     let callerToken: string;
-    const schema = createTestSchemaName();
+    let backend: ServerBackend | undefined;
     const secrets = new Map<string, string>();
 
     beforeAll(async () => {
@@ -45,21 +37,14 @@ describe.runIf(POSTGRES_AVAILABLE && REDIS_AVAILABLE)(
       secrets.set('alice_pat', sim.tokens.addPat({ login: DEMO.users.alice }).token);
       const target = new URL(TEST_REDIS_URL);
       proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
+      // The relay reaches Redis through the proxy; the keys are dropped through Redis itself.
+      backend = openScaledBackend('faults', `redis://127.0.0.1:${String(proxy.port)}`);
       const config = loadServerConfig({
         RELAY_PORT: '0',
         RELAY_HOST: '127.0.0.1',
-        RELAY_DATABASE_URL: TEST_POSTGRES_URL,
-        RELAY_DATABASE_SCHEMA: schema,
-        RELAY_REDIS_URL: `redis://127.0.0.1:${String(proxy.port)}`,
-        RELAY_REDIS_PREFIX: uniqueRedisPrefix('faults'),
+        ...backend.env,
         RELAY_ADMIN_TOKEN: ADMIN,
-        RELAY_FORGE_API_URL: sim.urls.api,
-        RELAY_FORGE_WEB_URL: sim.urls.web,
-        RELAY_FORGE_RAW_URL: sim.urls.raw,
-        RELAY_FORGE_LOG_HOSTS: new URL(sim.urls.log).hostname,
-        ALLOWED_FORGE_ORG: DEMO.org,
-        DEFAULT_ALLOWED_OWNERS: DEMO.org,
-        DEFAULT_LOGIN_POOL: POOL,
+        ...demoRelayEnv(sim, POOL),
         RELAY_MAX_CALLER_CONCURRENCY: '0',
         RELAY_MAX_CONNECTIONS_PER_PEER: '0',
       });
@@ -98,7 +83,7 @@ describe.runIf(POSTGRES_AVAILABLE && REDIS_AVAILABLE)(
       await server.close();
       await proxy.close();
       await sim.close();
-      await runOnTestServer(`drop schema if exists ${schema} cascade`);
+      await backend?.close();
     });
 
     let page = 0;

@@ -9,7 +9,7 @@ import {
 import { createCallerToken, hashToken } from '../../src/auth/caller-token.js';
 import { loadServerConfig, startServer, type RunningServer } from '../../src/index.js';
 import { createCallerStore } from '../../src/storage/caller-store.js';
-import { openServerBackend, registerAliceIdentity } from './relay-harness.js';
+import { demoRelayEnv, openServerBackend, registerAliceIdentity } from './relay-harness.js';
 
 const ADMIN = 'admin-token-for-governed-relay-tests-0123';
 
@@ -46,13 +46,7 @@ export async function startGovernedRelay(env: Record<string, string>): Promise<G
     RELAY_PORT: '0',
     ...backend.env,
     RELAY_ADMIN_TOKEN: ADMIN,
-    RELAY_FORGE_API_URL: sim.urls.api,
-    RELAY_FORGE_WEB_URL: sim.urls.web,
-    RELAY_FORGE_RAW_URL: sim.urls.raw,
-    RELAY_FORGE_LOG_HOSTS: new URL(sim.urls.log).hostname,
-    ALLOWED_FORGE_ORG: DEMO.org,
-    DEFAULT_ALLOWED_OWNERS: DEMO.org,
-    DEFAULT_LOGIN_POOL: 'team',
+    ...demoRelayEnv(sim, 'team'),
     ...env,
   });
   if (!config.ok) throw new Error('invalid test configuration');

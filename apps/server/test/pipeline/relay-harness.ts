@@ -175,13 +175,29 @@ export function openServerBackend(): ServerBackend {
       },
     };
   }
+  return openScaledBackend('pipeline');
+}
+
+/**
+ * A fresh PostgreSQL schema and Redis key prefix for real relay-servers (one or several replicas
+ * sharing them), whatever {@link TEST_BACKEND} says; `close` drops the schema and the keys.
+ *
+ * @param label - part of the key prefix (which test made the keys)
+ * @param redisUrl - the Redis the servers use (a test's proxy in front of the test Redis);
+ *   the keys are dropped through the test Redis itself
+ */
+export function openScaledBackend(
+  label: string,
+  redisUrl = TEST_REDIS_URL,
+): ServerBackend & { readonly schema: string } {
   const schema = createTestSchemaName();
-  const prefix = uniqueRedisPrefix('pipeline');
+  const prefix = uniqueRedisPrefix(label);
   return {
+    schema,
     env: {
       RELAY_DATABASE_URL: TEST_POSTGRES_URL,
       RELAY_DATABASE_SCHEMA: schema,
-      RELAY_REDIS_URL: TEST_REDIS_URL,
+      RELAY_REDIS_URL: redisUrl,
       RELAY_REDIS_PREFIX: prefix,
     },
     async close() {
@@ -193,6 +209,28 @@ export function openServerBackend(): ServerBackend {
         await redis.close();
       }
     },
+  };
+}
+
+/**
+ * The variables that point a relay-server at forge-sim's four hosts with the demo world's org as
+ * its allowed org and default owner, and `pool` as its login pool.
+ *
+ * @param sim - the simulator
+ * @param pool - DEFAULT_LOGIN_POOL
+ */
+export function demoRelayEnv(
+  sim: Pick<ForgeSim, 'urls'>,
+  pool: string,
+): Readonly<Record<string, string>> {
+  return {
+    RELAY_FORGE_API_URL: sim.urls.api,
+    RELAY_FORGE_WEB_URL: sim.urls.web,
+    RELAY_FORGE_RAW_URL: sim.urls.raw,
+    RELAY_FORGE_LOG_HOSTS: new URL(sim.urls.log).hostname,
+    ALLOWED_FORGE_ORG: DEMO.org,
+    DEFAULT_ALLOWED_OWNERS: DEMO.org,
+    DEFAULT_LOGIN_POOL: pool,
   };
 }
 

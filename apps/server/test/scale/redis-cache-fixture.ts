@@ -7,16 +7,13 @@ import {
 } from '@relay/forge-sim';
 import { createCallerToken, hashToken } from '../../src/auth/caller-token.js';
 import { loadServerConfig, startServer, type RunningServer } from '../../src/index.js';
-import { dropRedisPrefix } from '../../src/scale/__fixtures__/redis-test-connection.js';
-import { TEST_REDIS_URL, uniqueRedisPrefix } from '../../src/scale/__fixtures__/test-redis.js';
-import { openRedisConnection } from '../../src/scale/redis-connection.js';
-import {
-  TEST_POSTGRES_URL,
-  createTestSchemaName,
-  runOnTestServer,
-} from '../../src/storage/__fixtures__/test-databases.js';
+import { TEST_REDIS_URL } from '../../src/scale/__fixtures__/test-redis.js';
 import { createCallerStore } from '../../src/storage/caller-store.js';
-import { registerAliceIdentity } from '../pipeline/relay-harness.js';
+import {
+  demoRelayEnv,
+  openScaledBackend,
+  registerAliceIdentity,
+} from '../pipeline/relay-harness.js';
 
 /** The admin token of the replicas. */
 export const REPLICA_ADMIN = 'redis-cache-replicas-admin-0123456789';
@@ -67,22 +64,13 @@ export async function startReplicaSet(
   const clock = createSimClock({ start: Date.parse('2030-01-01T00:00:00Z') });
   const sim = await createForgeSim({ clock });
   seedDemoWorld(sim.world);
-  const schema = createTestSchemaName();
-  const prefix = uniqueRedisPrefix('replicas');
+  const backend = openScaledBackend('replicas', redisUrl);
+  const { schema } = backend;
   const env = {
     RELAY_PORT: '0',
-    RELAY_DATABASE_URL: TEST_POSTGRES_URL,
-    RELAY_DATABASE_SCHEMA: schema,
-    RELAY_REDIS_URL: redisUrl,
-    RELAY_REDIS_PREFIX: prefix,
+    ...backend.env,
     RELAY_ADMIN_TOKEN: REPLICA_ADMIN,
-    RELAY_FORGE_API_URL: sim.urls.api,
-    RELAY_FORGE_WEB_URL: sim.urls.web,
-    RELAY_FORGE_RAW_URL: sim.urls.raw,
-    RELAY_FORGE_LOG_HOSTS: new URL(sim.urls.log).hostname,
-    ALLOWED_FORGE_ORG: DEMO.org,
-    DEFAULT_ALLOWED_OWNERS: DEMO.org,
-    DEFAULT_LOGIN_POOL: REPLICA_POOL,
+    ...demoRelayEnv(sim, REPLICA_POOL),
     RELAY_MAX_CONNECTIONS_PER_PEER: '0',
     RELAY_MAX_CALLER_CONCURRENCY: '0',
   };
@@ -147,10 +135,7 @@ export async function startReplicaSet(
     async close() {
       for (const replica of replicas) await replica.close();
       await sim.close();
-      await runOnTestServer(`drop schema if exists ${schema} cascade`);
-      const redis = await openRedisConnection(TEST_REDIS_URL, { prefix });
-      await dropRedisPrefix(redis, prefix);
-      await redis.close();
+      await backend.close();
     },
   };
 }

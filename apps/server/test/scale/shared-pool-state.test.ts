@@ -8,17 +8,9 @@ import {
 import { poolHealthSchema } from '@relay/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadServerConfig, startServer, type RunningServer } from '../../src/index.js';
-import {
-  REDIS_AVAILABLE,
-  TEST_REDIS_URL,
-  uniqueRedisPrefix,
-} from '../../src/scale/__fixtures__/test-redis.js';
-import {
-  POSTGRES_AVAILABLE,
-  TEST_POSTGRES_URL,
-  createTestSchemaName,
-  runOnTestServer,
-} from '../../src/storage/__fixtures__/test-databases.js';
+import { REDIS_AVAILABLE } from '../../src/scale/__fixtures__/test-redis.js';
+import { POSTGRES_AVAILABLE } from '../../src/storage/__fixtures__/test-databases.js';
+import { demoRelayEnv, openScaledBackend } from '../pipeline/relay-harness.js';
 
 /**
  * Issue 25 item 2 and issue 27 item 6, in one test process: two relay-servers (startServer twice)
@@ -38,7 +30,7 @@ describe.runIf(POSTGRES_AVAILABLE && REDIS_AVAILABLE)(
     let a: RunningServer;
     let b: RunningServer;
     let callerToken: string;
-    const schema = createTestSchemaName();
+    const backend = openScaledBackend('pool-state');
     const secrets = new Map<string, string>();
 
     beforeAll(async () => {
@@ -53,18 +45,9 @@ describe.runIf(POSTGRES_AVAILABLE && REDIS_AVAILABLE)(
       const config = loadServerConfig({
         RELAY_PORT: '0',
         RELAY_HOST: '127.0.0.1',
-        RELAY_DATABASE_URL: TEST_POSTGRES_URL,
-        RELAY_DATABASE_SCHEMA: schema,
-        RELAY_REDIS_URL: TEST_REDIS_URL,
-        RELAY_REDIS_PREFIX: uniqueRedisPrefix('pool-state'),
+        ...backend.env,
         RELAY_ADMIN_TOKEN: ADMIN,
-        RELAY_FORGE_API_URL: sim.urls.api,
-        RELAY_FORGE_WEB_URL: sim.urls.web,
-        RELAY_FORGE_RAW_URL: sim.urls.raw,
-        RELAY_FORGE_LOG_HOSTS: new URL(sim.urls.log).hostname,
-        ALLOWED_FORGE_ORG: DEMO.org,
-        DEFAULT_ALLOWED_OWNERS: DEMO.org,
-        DEFAULT_LOGIN_POOL: POOL,
+        ...demoRelayEnv(sim, POOL),
         RELAY_MAX_CALLER_CONCURRENCY: '0',
         RELAY_MAX_CONNECTIONS_PER_PEER: '0',
         RELAY_GOVERNOR_POINTS_PER_MINUTE: String(POINTS),
@@ -106,7 +89,7 @@ describe.runIf(POSTGRES_AVAILABLE && REDIS_AVAILABLE)(
       await a.close();
       await b.close();
       await sim.close();
-      await runOnTestServer(`drop schema if exists ${schema} cascade`);
+      await backend.close();
     });
 
     const relay = (server: RunningServer, path: string, query: Record<string, string> = {}) =>

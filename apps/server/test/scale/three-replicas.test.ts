@@ -7,17 +7,17 @@ import {
 } from '@relay/forge-sim';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  REDIS_AVAILABLE,
-  TEST_REDIS_URL,
-  uniqueRedisPrefix,
-} from '../../src/scale/__fixtures__/test-redis.js';
+import { REDIS_AVAILABLE } from '../../src/scale/__fixtures__/test-redis.js';
 import {
   POSTGRES_AVAILABLE,
   TEST_POSTGRES_URL,
-  createTestSchemaName,
-  runOnTestServer,
 } from '../../src/storage/__fixtures__/test-databases.js';
+import {
+  demoRelayEnv,
+  openScaledBackend,
+  registerAliceIdentity,
+  type ServerBackend,
+} from '../pipeline/relay-harness.js';
 import { callReplica, startReplicaProcess, type ReplicaProcess } from './replica-processes.js';
 
 /**
@@ -30,7 +30,7 @@ const ADMIN = 'three-replicas-admin-token-0123456789';
 const POOL = 'team';
 
 let sim: ForgeSim;
-let schema: string | undefined;
+let backend: (ServerBackend & { readonly schema: string }) | undefined;
 let replicas: ReplicaProcess[] = [];
 let callerToken: string;
 let statsToken: string;
@@ -78,20 +78,11 @@ describe.runIf(POSTGRES_AVAILABLE && REDIS_AVAILABLE)(
       const { token: alicePat } = sim.tokens.addPat({ login: DEMO.users.alice });
       const carolPat = sim.tokens.addPat({ login: DEMO.users.carol });
       carolCredential = carolPat.id;
-      schema = createTestSchemaName();
+      backend = openScaledBackend('replicas');
       const env = {
-        RELAY_DATABASE_URL: TEST_POSTGRES_URL,
-        RELAY_DATABASE_SCHEMA: schema,
-        RELAY_REDIS_URL: TEST_REDIS_URL,
-        RELAY_REDIS_PREFIX: uniqueRedisPrefix('replicas'),
+        ...backend.env,
         RELAY_ADMIN_TOKEN: ADMIN,
-        RELAY_FORGE_API_URL: sim.urls.api,
-        RELAY_FORGE_WEB_URL: sim.urls.web,
-        RELAY_FORGE_RAW_URL: sim.urls.raw,
-        RELAY_FORGE_LOG_HOSTS: new URL(sim.urls.log).hostname,
-        ALLOWED_FORGE_ORG: DEMO.org,
-        DEFAULT_LOGIN_POOL: POOL,
-        DEFAULT_ALLOWED_OWNERS: DEMO.org,
+        ...demoRelayEnv(sim, POOL),
         RELAY_MAX_CONNECTIONS_PER_PEER: '0',
         RELAY_MAX_CALLER_CONCURRENCY: '0',
         RELAY_GOVERNOR_POINTS_PER_MINUTE: String(PACE),
@@ -106,21 +97,7 @@ describe.runIf(POSTGRES_AVAILABLE && REDIS_AVAILABLE)(
         startReplicaProcess('C', env),
       ]);
       replicas = [a, b, c];
-      const identity = await callReplica(
-        a.url,
-        'POST',
-        `/v1/admin/pools/${POOL}/identities`,
-        ADMIN,
-        {
-          id: 'alice-pat',
-          kind: 'pat',
-          login: DEMO.users.alice,
-          secret_ref: 'alice_pat',
-          scopes: [{ owner: DEMO.org }],
-          weight: 100,
-        },
-      );
-      expect(identity.status).toBe(201);
+      await registerAliceIdentity(a.url, ADMIN, POOL);
       const caller = await callReplica(a.url, 'POST', '/v1/admin/callers', ADMIN, {
         pool: POOL,
         forge_login: DEMO.users.bob,
@@ -141,7 +118,7 @@ describe.runIf(POSTGRES_AVAILABLE && REDIS_AVAILABLE)(
     afterAll(async () => {
       await Promise.all(replicas.map((replica) => replica.stop()));
       await sim.close();
-      if (schema !== undefined) await runOnTestServer(`drop schema if exists ${schema} cascade`);
+      await backend?.close();
     });
 
     it('serves on B, as a hit, what a miss on A fetched', async () => {
@@ -183,7 +160,7 @@ describe.runIf(POSTGRES_AVAILABLE && REDIS_AVAILABLE)(
       const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
       await client.connect();
       try {
-        await client.query(`set search_path to ${schema!}`);
+        await client.query(`set search_path to ${backend!.schema}`);
         await client.query(`update callers set disabled = 1 where login = $1`, [DEMO.users.alice]);
       } finally {
         await client.end();
@@ -255,7 +232,7 @@ describe.runIf(POSTGRES_AVAILABLE && REDIS_AVAILABLE)(
         b,
         `/repos/${DEMO.org}/${DEMO.publicRepo}/pulls/${String(ids.mergedPullNumber)}`,
       );
-      expect(onB.json.identity?.id).not.toBe('alice-pat');
+      expect(onB.json.identity?.id).not.toBe('alice');
       expect(sim.requests.count({ host: 'api', credential: 'pat-1' })).toBe(before);
     });
 
