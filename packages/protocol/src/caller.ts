@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { forgeLoginSchema, poolIdSchema, utcTimestampSchema } from './common-schemas.js';
+import { lazySchema } from './lazy-schema.js';
+import { getForgeLoginSchema, getPoolIdSchema, getUtcTimestampSchema } from './common-schemas.js';
 import { CLIENT_NAME_MAX_LENGTH, CLIENT_NAME_MIN_LENGTH } from './limits.js';
 import { err, ok, type Result } from './result.js';
 
@@ -41,64 +42,111 @@ export function defaultClientName(hostname: string): string {
   return name.length > 0 ? name : 'client';
 }
 
-/** A client name, normalized (see {@link normalizeClientName}). */
-export const clientNameSchema = z.string().transform((raw, ctx) => {
-  const result = normalizeClientName(raw);
-  if (!result.ok) {
-    ctx.addIssue({ code: 'custom', message: `client name: ${result.error.cause}` });
-    return z.NEVER;
-  }
-  return result.value;
-});
+/** Returns {@link clientNameSchema}, built on the first call (the same instance after). */
+export const getClientNameSchema = /* @__PURE__ */ lazySchema(() =>
+  z.string().transform((raw, ctx) => {
+    const result = normalizeClientName(raw);
+    if (!result.ok) {
+      ctx.addIssue({ code: 'custom', message: `client name: ${result.error.cause}` });
+      return z.NEVER;
+    }
+    return result.value;
+  }),
+);
 
-/** A caller token: `rly_` and 32 random bytes in base64url (DESIGN.md §3). */
-export const callerTokenSchema = z
-  .string()
-  .regex(/^rly_[A-Za-z0-9_-]{43}$/, { error: 'not a caller token' });
+/**
+ * A client name, normalized (see {@link normalizeClientName}).
+ * Built at import; a bundle that reads only {@link getClientNameSchema} builds it on first use.
+ */
+export const clientNameSchema = /* @__PURE__ */ getClientNameSchema();
 
-/** The body of POST /v1/login/forge-cli. */
-export const loginRequestSchema = z.strictObject({
-  forge_token: z.string().min(1).max(4096),
-  client: clientNameSchema,
-  pool: poolIdSchema.optional(),
-});
+/** Returns {@link callerTokenSchema}, built on the first call (the same instance after). */
+export const getCallerTokenSchema = /* @__PURE__ */ lazySchema(() =>
+  z.string().regex(/^rly_[A-Za-z0-9_-]{43}$/, { error: 'not a caller token' }),
+);
+
+/**
+ * A caller token: `rly_` and 32 random bytes in base64url (DESIGN.md §3).
+ * Built at import; a bundle that reads only {@link getCallerTokenSchema} builds it on first use.
+ */
+export const callerTokenSchema = /* @__PURE__ */ getCallerTokenSchema();
+
+/** Returns {@link loginRequestSchema}, built on the first call (the same instance after). */
+export const getLoginRequestSchema = /* @__PURE__ */ lazySchema(() =>
+  z.strictObject({
+    forge_token: z.string().min(1).max(4096),
+    client: getClientNameSchema(),
+    pool: getPoolIdSchema().optional(),
+  }),
+);
+
+/**
+ * The body of POST /v1/login/forge-cli.
+ * Built at import; a bundle that reads only {@link getLoginRequestSchema} builds it on first use.
+ */
+export const loginRequestSchema = /* @__PURE__ */ getLoginRequestSchema();
 
 /** A login request. */
 export type LoginRequest = z.output<typeof loginRequestSchema>;
 
-/** The response of POST /v1/login/forge-cli. */
-export const loginResponseSchema = z.strictObject({
-  token: callerTokenSchema,
-  login: forgeLoginSchema,
-  forge_user_id: z.int().positive(),
-  pool: poolIdSchema,
-  client: z.string().min(1),
-  expires_at: utcTimestampSchema,
-});
+/** Returns {@link loginResponseSchema}, built on the first call (the same instance after). */
+export const getLoginResponseSchema = /* @__PURE__ */ lazySchema(() =>
+  z.strictObject({
+    token: getCallerTokenSchema(),
+    login: getForgeLoginSchema(),
+    forge_user_id: z.int().positive(),
+    pool: getPoolIdSchema(),
+    client: z.string().min(1),
+    expires_at: getUtcTimestampSchema(),
+  }),
+);
+
+/**
+ * The response of POST /v1/login/forge-cli.
+ * Built at import; a bundle that reads only {@link getLoginResponseSchema} builds it on first use.
+ */
+export const loginResponseSchema = /* @__PURE__ */ getLoginResponseSchema();
 
 /** A login response. */
 export type LoginResponse = z.infer<typeof loginResponseSchema>;
 
-/** The body of POST /v1/admin/callers. */
-export const callerProvisioningRequestSchema = z.strictObject({
-  pool: poolIdSchema,
-  forge_login: forgeLoginSchema,
-  name: clientNameSchema,
-});
+/** Returns {@link callerProvisioningRequestSchema}, built on the first call (the same instance after). */
+export const getCallerProvisioningRequestSchema = /* @__PURE__ */ lazySchema(() =>
+  z.strictObject({
+    pool: getPoolIdSchema(),
+    forge_login: getForgeLoginSchema(),
+    name: getClientNameSchema(),
+  }),
+);
+
+/**
+ * The body of POST /v1/admin/callers.
+ * Built at import; a bundle that reads only {@link getCallerProvisioningRequestSchema} builds it on first use.
+ */
+export const callerProvisioningRequestSchema = /* @__PURE__ */ getCallerProvisioningRequestSchema();
 
 /** A caller provisioning request. */
 export type CallerProvisioningRequest = z.output<typeof callerProvisioningRequestSchema>;
 
-/** The response of POST /v1/admin/callers: the one-time caller token and who it belongs to. */
-export const callerProvisioningResponseSchema = z.strictObject({
-  token: callerTokenSchema,
-  caller_id: z.string().min(1),
-  forge_user_id: z.int().positive(),
-  login: forgeLoginSchema,
-  pool: poolIdSchema,
-  client: z.string().min(1),
-  expires_at: utcTimestampSchema,
-});
+/** Returns {@link callerProvisioningResponseSchema}, built on the first call (the same instance after). */
+export const getCallerProvisioningResponseSchema = /* @__PURE__ */ lazySchema(() =>
+  z.strictObject({
+    token: getCallerTokenSchema(),
+    caller_id: z.string().min(1),
+    forge_user_id: z.int().positive(),
+    login: getForgeLoginSchema(),
+    pool: getPoolIdSchema(),
+    client: z.string().min(1),
+    expires_at: getUtcTimestampSchema(),
+  }),
+);
+
+/**
+ * The response of POST /v1/admin/callers: the one-time caller token and who it belongs to.
+ * Built at import; a bundle that reads only {@link getCallerProvisioningResponseSchema} builds it on first use.
+ */
+export const callerProvisioningResponseSchema =
+  /* @__PURE__ */ getCallerProvisioningResponseSchema();
 
 /** A caller provisioning response. */
 export type CallerProvisioningResponse = z.infer<typeof callerProvisioningResponseSchema>;

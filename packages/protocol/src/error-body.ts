@@ -6,24 +6,35 @@ import {
   type ErrorCode,
   type FallbackReason,
 } from './error-catalogue.js';
+import { lazySchema } from './lazy-schema.js';
+
+/**
+ * The schema of the body of every relay-produced error (DESIGN.md §3):
+ * `{"error": {"code", "message", "reason" (424 only), "request_id"}}`. Built on the first call,
+ * then memoised; {@link errorBodySchema} is the same instance.
+ */
+export const getErrorBodySchema = /* @__PURE__ */ lazySchema(() =>
+  z.strictObject({
+    error: z
+      .strictObject({
+        code: z.enum(ERROR_CODES as [ErrorCode, ...ErrorCode[]]),
+        message: z.string(),
+        reason: z.enum(FALLBACK_REASONS).optional(),
+        request_id: z.string().min(1),
+      })
+      .refine((e) => (e.code === 'fallback_local') === (e.reason !== undefined), {
+        error: 'reason is present exactly when code is fallback_local',
+        path: ['reason'],
+      }),
+  }),
+);
 
 /**
  * The body of every relay-produced error (DESIGN.md §3):
- * `{"error": {"code", "message", "reason" (424 only), "request_id"}}`.
+ * `{"error": {"code", "message", "reason" (424 only), "request_id"}}`. Built at import;
+ * {@link getErrorBodySchema} builds it on first use.
  */
-export const errorBodySchema = z.strictObject({
-  error: z
-    .strictObject({
-      code: z.enum(ERROR_CODES as [ErrorCode, ...ErrorCode[]]),
-      message: z.string(),
-      reason: z.enum(FALLBACK_REASONS).optional(),
-      request_id: z.string().min(1),
-    })
-    .refine((e) => (e.code === 'fallback_local') === (e.reason !== undefined), {
-      error: 'reason is present exactly when code is fallback_local',
-      path: ['reason'],
-    }),
-});
+export const errorBodySchema = /* @__PURE__ */ getErrorBodySchema();
 
 /** A relay error body. */
 export type ErrorBody = z.infer<typeof errorBodySchema>;

@@ -1,6 +1,10 @@
 /**
  * @relay/protocol: the wire vocabulary of Relay. Zod schemas and inferred types of every wire
- * object, the error catalogue as data, and the limits as named constants.
+ * object, the error catalogue as data, and the limits as named constants. Every schema
+ * `xSchema` also has a getter `getXSchema()` that builds it on its first call and returns the same
+ * instance: a short-lived process (the CLI) that reads schemas only through their getters builds
+ * only the ones it parses, since the constants are marked pure and a bundle drops those it never
+ * reads.
  *
  * @example
  * ```ts
@@ -41,7 +45,7 @@ export type {
   PolicyFailureClass,
   StaleReason,
 } from './error-catalogue.js';
-export { createErrorBody, errorBodySchema } from './error-body.js';
+export { createErrorBody, errorBodySchema, getErrorBodySchema } from './error-body.js';
 export type { ErrorBody, ErrorBodyOptions } from './error-body.js';
 
 // Percent-encoding forms (the canonical wire form and the decoded form)
@@ -55,6 +59,14 @@ export {
 export {
   commitShaSchema,
   forgeLoginSchema,
+  getCommitShaSchema,
+  getForgeLoginSchema,
+  getHttpUrlSchema,
+  getPoolIdSchema,
+  getRepoNameSchema,
+  getSecretRefSchema,
+  getSemverSchema,
+  getUtcTimestampSchema,
   httpUrlSchema,
   poolIdSchema,
   repoNameSchema,
@@ -69,6 +81,7 @@ export {
   PR_STATES,
   RELAY_PATH_MAX_LENGTH,
   RELAY_REQUEST_HEADER_ALLOWLIST,
+  getRelayRequestSchema,
   reduceRequestHeaders,
   relayRequestSchema,
 } from './relay-request.js';
@@ -82,6 +95,8 @@ export {
   LEASE_REASONS,
   NEVER_FORWARDED_HEADERS,
   filterEnvelopeHeaders,
+  getRelayEnvelopeBodySchema,
+  getRelayEnvelopeSchema,
   relayEnvelopeBodySchema,
   relayEnvelopeSchema,
 } from './relay-envelope.js';
@@ -97,6 +112,8 @@ export type {
 // Pools and identities
 export {
   createDefaultPoolPolicy,
+  getPoolPolicySchema,
+  getStoredPoolPolicySchema,
   parseAllowedOwnersList,
   parseStoredPoolPolicy,
   poolPolicySchema,
@@ -105,6 +122,11 @@ export {
 export type { PoolPolicy, PoolPolicyDefaults, PoolPolicyError } from './pool-policy.js';
 export {
   BOT_LOGIN_SUFFIX,
+  getIdentityIdSchema,
+  getIdentityLoginSchema,
+  getIdentityRecordSchema,
+  getIdentityRegistrationSchema,
+  getIdentityScopeSchema,
   identityIdSchema,
   identityLoginSchema,
   identityRecordSchema,
@@ -120,6 +142,12 @@ export type {
 
 // String-rewrite policy
 export {
+  getRevisionSchema,
+  getStringRewriteImportSchema,
+  getStringRewritePolicySchema,
+  getStringRewritePutResultSchema,
+  getStringRewritePutSchema,
+  getStringRewriteRuleSchema,
   revisionSchema,
   stringRewriteImportSchema,
   stringRewritePolicySchema,
@@ -136,7 +164,11 @@ export type {
 } from './string-rewrite-policy.js';
 
 // Discovery, login and provisioning
-export { DISCOVERY_PATH, discoveryDocumentSchema } from './discovery-document.js';
+export {
+  DISCOVERY_PATH,
+  discoveryDocumentSchema,
+  getDiscoveryDocumentSchema,
+} from './discovery-document.js';
 export type { DiscoveryDocument } from './discovery-document.js';
 export {
   callerProvisioningRequestSchema,
@@ -144,6 +176,12 @@ export {
   callerTokenSchema,
   clientNameSchema,
   defaultClientName,
+  getCallerProvisioningRequestSchema,
+  getCallerProvisioningResponseSchema,
+  getCallerTokenSchema,
+  getClientNameSchema,
+  getLoginRequestSchema,
+  getLoginResponseSchema,
   loginRequestSchema,
   loginResponseSchema,
   normalizeClientName,
@@ -156,11 +194,18 @@ export type {
 } from './caller.js';
 
 // Health and stats
-export { poolHealthSchema, poolQuotaSchema } from './pool-health.js';
+export {
+  getPoolHealthSchema,
+  getPoolQuotaSchema,
+  poolHealthSchema,
+  poolQuotaSchema,
+} from './pool-health.js';
 export type { PoolHealth, PoolQuota } from './pool-health.js';
 export {
   DEFAULT_STATS_WINDOW,
   UPSTREAM_SOURCES,
+  getPoolStatsSchema,
+  getStatsWindowSchema,
   parseStatsWindow,
   poolStatsSchema,
   statsWindowSchema,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { err, ok, type Result } from './result.js';
 
 /** The effective policy of a pool (SPEC.md "Pool and pool policy"). */
@@ -29,16 +30,22 @@ export function createDefaultPoolPolicy(defaults: PoolPolicyDefaults): PoolPolic
   };
 }
 
+/** Returns {@link storedPoolPolicySchema}, built on the first call (the same instance after). */
+export const getStoredPoolPolicySchema = /* @__PURE__ */ lazySchema(() =>
+  z.looseObject({
+    allowed_owners: z.array(z.string().min(1)).optional(),
+    allow_public_repos: z.boolean().optional(),
+    allow_search: z.boolean().optional(),
+    allow_logs: z.boolean().optional(),
+  }),
+);
+
 /**
  * A stored pool policy: an object whose present fields have the right types; missing fields
  * keep their defaults and unknown fields are ignored.
+ * Built at import; a bundle that reads only {@link getStoredPoolPolicySchema} builds it on first use.
  */
-export const storedPoolPolicySchema = z.looseObject({
-  allowed_owners: z.array(z.string().min(1)).optional(),
-  allow_public_repos: z.boolean().optional(),
-  allow_search: z.boolean().optional(),
-  allow_logs: z.boolean().optional(),
-});
+export const storedPoolPolicySchema = /* @__PURE__ */ getStoredPoolPolicySchema();
 
 /** Why a stored policy is unusable; never carries the stored value. */
 export interface PoolPolicyError {
@@ -66,7 +73,7 @@ export function parseStoredPoolPolicy(
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return err({ code: 'pool_policy_unavailable', cause: 'not_an_object' });
   }
-  const parsed = storedPoolPolicySchema.safeParse(value);
+  const parsed = getStoredPoolPolicySchema().safeParse(value);
   if (!parsed.success) return err({ code: 'pool_policy_unavailable', cause: 'invalid_field' });
   const base = createDefaultPoolPolicy(defaults);
   return ok({
@@ -78,13 +85,21 @@ export function parseStoredPoolPolicy(
   });
 }
 
-/** The wire shape of an effective pool policy. */
-export const poolPolicySchema = z.strictObject({
-  allowed_owners: z.array(z.string()),
-  allow_public_repos: z.boolean(),
-  allow_search: z.boolean(),
-  allow_logs: z.boolean(),
-});
+/** Returns {@link poolPolicySchema}, built on the first call (the same instance after). */
+export const getPoolPolicySchema = /* @__PURE__ */ lazySchema(() =>
+  z.strictObject({
+    allowed_owners: z.array(z.string()),
+    allow_public_repos: z.boolean(),
+    allow_search: z.boolean(),
+    allow_logs: z.boolean(),
+  }),
+);
+
+/**
+ * The wire shape of an effective pool policy.
+ * Built at import; a bundle that reads only {@link getPoolPolicySchema} builds it on first use.
+ */
+export const poolPolicySchema = /* @__PURE__ */ getPoolPolicySchema();
 
 /**
  * Parses DEFAULT_ALLOWED_OWNERS: a comma-separated list (blank entries ignored), lowercased.

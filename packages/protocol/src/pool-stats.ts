@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { FALLBACK_REASONS } from './error-catalogue.js';
-import { poolIdSchema, utcTimestampSchema } from './common-schemas.js';
+import { getPoolIdSchema, getUtcTimestampSchema } from './common-schemas.js';
 import { STATS_WINDOW_MAX_MS } from './limits.js';
 import { err, ok, type Result } from './result.js';
 import { ROUTE_KINDS } from './route-kinds.js';
@@ -10,13 +11,19 @@ const WINDOW_UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 /** A stats window as written: a positive integer of at most 7 digits and a unit `m`, `h` or `d`. */
 const STATS_WINDOW_PATTERN = /^([1-9]\d{0,6})([mhd])$/;
 
+/** Returns {@link statsWindowSchema}, built on the first call (the same instance after). */
+export const getStatsWindowSchema = /* @__PURE__ */ lazySchema(() =>
+  z
+    .string()
+    .regex(STATS_WINDOW_PATTERN, { error: 'stats window: a positive integer and m, h or d' }),
+);
+
 /**
  * The `window` query parameter of GET /v1/pools/:pool/stats (`30m`, `24h`, `7d`), as
  * {@link parseStatsWindow} reads it (surrounding blanks aside); past 30 days it is capped.
+ * Built at import; a bundle that reads only {@link getStatsWindowSchema} builds it on first use.
  */
-export const statsWindowSchema = z
-  .string()
-  .regex(STATS_WINDOW_PATTERN, { error: 'stats window: a positive integer and m, h or d' });
+export const statsWindowSchema = /* @__PURE__ */ getStatsWindowSchema();
 
 /** The default stats window. */
 export const DEFAULT_STATS_WINDOW = '24h';
@@ -48,40 +55,54 @@ export const UPSTREAM_SOURCES = ['forge_web', 'forge_api', 'forge_identity'] as 
 /** A source of upstream work. */
 export type UpstreamSource = (typeof UPSTREAM_SOURCES)[number];
 
-const countSchema = z.int().min(0);
-const rateSchema = z.number().min(0).max(1).nullable();
+const getCountSchema = /* @__PURE__ */ lazySchema(() => z.int().min(0));
+const getRateSchema = /* @__PURE__ */ lazySchema(() => z.number().min(0).max(1).nullable());
 
-/** GET /v1/pools/:pool/stats (DESIGN.md §3). Rates are null when nothing was eligible. */
-export const poolStatsSchema = z.strictObject({
-  pool: poolIdSchema,
-  window: z.string(),
-  since: utcTimestampSchema,
-  requests: countSchema,
-  service_errors: countSchema,
-  local_fallbacks: countSchema,
-  cache_hit_rate: rateSchema,
-  eligible_cache_hit_rate: rateSchema,
-  coalesced_misses: countSchema,
-  caller_usage: z.array(z.strictObject({ login: z.string(), requests: countSchema })),
-  client_usage: z.array(z.strictObject({ client: z.string(), requests: countSchema })),
-  client_routes: z.array(
-    z.strictObject({ client: z.string(), route_kind: z.enum(ROUTE_KINDS), requests: countSchema }),
-  ),
-  client_filter: z.string().optional(),
-  active_clients: z.array(z.strictObject({ client: z.string(), last_used_at: utcTimestampSchema })),
-  cache_entries: countSchema,
-  top_route_kinds: z.array(
-    z.strictObject({ route_kind: z.enum(ROUTE_KINDS), requests: countSchema }),
-  ),
-  upstream: z.array(
-    z.strictObject({
-      route_kind: z.enum(ROUTE_KINDS),
-      source: z.enum(UPSTREAM_SOURCES),
-      count: countSchema,
-    }),
-  ),
-  fallback_reasons: z.partialRecord(z.enum(FALLBACK_REASONS), countSchema),
-});
+/** Returns {@link poolStatsSchema}, built on the first call (the same instance after). */
+export const getPoolStatsSchema = /* @__PURE__ */ lazySchema(() =>
+  z.strictObject({
+    pool: getPoolIdSchema(),
+    window: z.string(),
+    since: getUtcTimestampSchema(),
+    requests: getCountSchema(),
+    service_errors: getCountSchema(),
+    local_fallbacks: getCountSchema(),
+    cache_hit_rate: getRateSchema(),
+    eligible_cache_hit_rate: getRateSchema(),
+    coalesced_misses: getCountSchema(),
+    caller_usage: z.array(z.strictObject({ login: z.string(), requests: getCountSchema() })),
+    client_usage: z.array(z.strictObject({ client: z.string(), requests: getCountSchema() })),
+    client_routes: z.array(
+      z.strictObject({
+        client: z.string(),
+        route_kind: z.enum(ROUTE_KINDS),
+        requests: getCountSchema(),
+      }),
+    ),
+    client_filter: z.string().optional(),
+    active_clients: z.array(
+      z.strictObject({ client: z.string(), last_used_at: getUtcTimestampSchema() }),
+    ),
+    cache_entries: getCountSchema(),
+    top_route_kinds: z.array(
+      z.strictObject({ route_kind: z.enum(ROUTE_KINDS), requests: getCountSchema() }),
+    ),
+    upstream: z.array(
+      z.strictObject({
+        route_kind: z.enum(ROUTE_KINDS),
+        source: z.enum(UPSTREAM_SOURCES),
+        count: getCountSchema(),
+      }),
+    ),
+    fallback_reasons: z.partialRecord(z.enum(FALLBACK_REASONS), getCountSchema()),
+  }),
+);
+
+/**
+ * GET /v1/pools/:pool/stats (DESIGN.md §3). Rates are null when nothing was eligible.
+ * Built at import; a bundle that reads only {@link getPoolStatsSchema} builds it on first use.
+ */
+export const poolStatsSchema = /* @__PURE__ */ getPoolStatsSchema();
 
 /** A pool stats body. */
 export type PoolStats = z.infer<typeof poolStatsSchema>;

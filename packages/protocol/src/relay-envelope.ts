@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FALLBACK_REASONS, STALE_REASONS } from './error-catalogue.js';
-import { poolIdSchema, utcTimestampSchema } from './common-schemas.js';
+import { getPoolIdSchema, getUtcTimestampSchema } from './common-schemas.js';
+import { lazySchema } from './lazy-schema.js';
 import { ROUTE_KINDS } from './route-kinds.js';
 
 /**
@@ -78,68 +79,85 @@ export type IdentityKind = (typeof IDENTITY_KINDS)[number];
 /**
  * How an envelope's `body` matches its `body_encoding`: any JSON value for `json`, a string or
  * null (an empty API answer) for `text`, base64 text for `base64`. Other envelope fields pass
- * through; {@link relayEnvelopeSchema} checks it.
+ * through; {@link relayEnvelopeSchema} checks it. Built on the first call, then memoised.
  */
-export const relayEnvelopeBodySchema = z.discriminatedUnion('body_encoding', [
-  z.looseObject({ body_encoding: z.literal('json'), body: z.json() }),
-  z.looseObject({ body_encoding: z.literal('text'), body: z.string().nullable() }),
-  z.looseObject({ body_encoding: z.literal('base64'), body: z.base64() }),
-]);
+export const getRelayEnvelopeBodySchema = /* @__PURE__ */ lazySchema(() =>
+  z.discriminatedUnion('body_encoding', [
+    z.looseObject({ body_encoding: z.literal('json'), body: z.json() }),
+    z.looseObject({ body_encoding: z.literal('text'), body: z.string().nullable() }),
+    z.looseObject({ body_encoding: z.literal('base64'), body: z.base64() }),
+  ]),
+);
 
-const relayMetaSchema = z
-  .strictObject({
-    pool: poolIdSchema,
-    request_id: z.string().min(1),
-    cacheable: z.boolean(),
-    cache: z.enum(CACHE_RESULTS),
-    stale_ok: z.boolean(),
-    stale_reason: z.enum(STALE_REASONS).optional(),
-    cache_expires_at: utcTimestampSchema.optional(),
-    route_kind: z.enum(ROUTE_KINDS),
-    lease_reason: z.enum(LEASE_REASONS).optional(),
-    backend: z.enum(ENVELOPE_BACKENDS).optional(),
-  })
-  .refine((r) => r.stale_ok === (r.cache === 'stale'), {
-    error: 'stale_ok is true exactly when cache is stale',
-    path: ['stale_ok'],
-  })
-  .refine(
-    (r) => r.stale_ok === (r.stale_reason !== undefined && r.cache_expires_at !== undefined),
-    { error: 'stale_reason and cache_expires_at are present exactly when stale_ok is true' },
-  );
+/** {@link getRelayEnvelopeBodySchema}'s schema, built at import. */
+export const relayEnvelopeBodySchema = /* @__PURE__ */ getRelayEnvelopeBodySchema();
+
+const buildRelayMetaSchema = () =>
+  z
+    .strictObject({
+      pool: getPoolIdSchema(),
+      request_id: z.string().min(1),
+      cacheable: z.boolean(),
+      cache: z.enum(CACHE_RESULTS),
+      stale_ok: z.boolean(),
+      stale_reason: z.enum(STALE_REASONS).optional(),
+      cache_expires_at: getUtcTimestampSchema().optional(),
+      route_kind: z.enum(ROUTE_KINDS),
+      lease_reason: z.enum(LEASE_REASONS).optional(),
+      backend: z.enum(ENVELOPE_BACKENDS).optional(),
+    })
+    .refine((r) => r.stale_ok === (r.cache === 'stale'), {
+      error: 'stale_ok is true exactly when cache is stale',
+      path: ['stale_ok'],
+    })
+    .refine(
+      (r) => r.stale_ok === (r.stale_reason !== undefined && r.cache_expires_at !== undefined),
+      { error: 'stale_reason and cache_expires_at are present exactly when stale_ok is true' },
+    );
+
+/**
+ * The relay response envelope schema, built on the first call, then memoised (the CLI reads it
+ * through this getter; {@link relayEnvelopeSchema} is the same instance). `identity` is the
+ * pooled identity that served the read, or null when none did (a cache hit, the anonymous API,
+ * or a public web/raw/patch read).
+ */
+export const getRelayEnvelopeSchema = /* @__PURE__ */ lazySchema(() =>
+  z
+    .strictObject({
+      status: z.int().min(100).max(599),
+      headers: z.record(z.string(), z.string()),
+      body: z.unknown(),
+      body_encoding: z.enum(BODY_ENCODINGS),
+      identity: z.strictObject({ id: z.string().min(1), kind: z.enum(IDENTITY_KINDS) }).nullable(),
+      relay: buildRelayMetaSchema(),
+    })
+    .superRefine((envelope, ctx) => {
+      const body = getRelayEnvelopeBodySchema().safeParse(envelope);
+      if (!body.success) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'body does not match body_encoding',
+          path: ['body'],
+        });
+      }
+      for (const name of Object.keys(envelope.headers)) {
+        if ((NEVER_FORWARDED_HEADERS as readonly string[]).includes(name.toLowerCase())) {
+          ctx.addIssue({
+            code: 'custom',
+            message: 'credential header in envelope',
+            path: ['headers'],
+          });
+        }
+      }
+    }),
+);
 
 /**
  * The relay response envelope. `identity` is the pooled identity that served the read, or null
- * when none did (a cache hit, the anonymous API, or a public web/raw/patch read).
+ * when none did (a cache hit, the anonymous API, or a public web/raw/patch read). Built at
+ * import; {@link getRelayEnvelopeSchema} builds it on first use.
  */
-export const relayEnvelopeSchema = z
-  .strictObject({
-    status: z.int().min(100).max(599),
-    headers: z.record(z.string(), z.string()),
-    body: z.unknown(),
-    body_encoding: z.enum(BODY_ENCODINGS),
-    identity: z.strictObject({ id: z.string().min(1), kind: z.enum(IDENTITY_KINDS) }).nullable(),
-    relay: relayMetaSchema,
-  })
-  .superRefine((envelope, ctx) => {
-    const body = relayEnvelopeBodySchema.safeParse(envelope);
-    if (!body.success) {
-      ctx.addIssue({
-        code: 'custom',
-        message: 'body does not match body_encoding',
-        path: ['body'],
-      });
-    }
-    for (const name of Object.keys(envelope.headers)) {
-      if ((NEVER_FORWARDED_HEADERS as readonly string[]).includes(name.toLowerCase())) {
-        ctx.addIssue({
-          code: 'custom',
-          message: 'credential header in envelope',
-          path: ['headers'],
-        });
-      }
-    }
-  });
+export const relayEnvelopeSchema = /* @__PURE__ */ getRelayEnvelopeSchema();
 
 /** A relay response envelope. */
 export type RelayEnvelope = z.infer<typeof relayEnvelopeSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { commitShaSchema, poolIdSchema } from './common-schemas.js';
+import { lazySchema } from './lazy-schema.js';
+import { getCommitShaSchema, getPoolIdSchema } from './common-schemas.js';
 
 /**
  * Request headers the relay keeps; every other header is dropped (SPEC.md "Relay request").
@@ -22,44 +23,52 @@ export const FORGE_API_VERSION_HEADER_ALIAS = 'x-forge-api-version';
 /** The PR states that discriminate PR file-list cache entries. */
 export const PR_STATES = ['open', 'closed', 'merged'] as const;
 
-const routeHintSchema = z
-  .strictObject({
-    pr_head_sha: commitShaSchema.optional(),
-    pr_state: z.enum(PR_STATES).optional(),
-    // Legacy input: accepted for wire compatibility, then discarded (SPEC.md rule 1).
-    owner: z.unknown().optional(),
-    repo: z.unknown().optional(),
-    kind: z.unknown().optional(),
-  })
-  .transform(({ pr_head_sha, pr_state }) => ({
-    ...(pr_head_sha === undefined ? {} : { pr_head_sha }),
-    ...(pr_state === undefined ? {} : { pr_state }),
-  }));
+const getRouteHintSchema = /* @__PURE__ */ lazySchema(() =>
+  z
+    .strictObject({
+      pr_head_sha: getCommitShaSchema().optional(),
+      pr_state: z.enum(PR_STATES).optional(),
+      // Legacy input: accepted for wire compatibility, then discarded (SPEC.md rule 1).
+      owner: z.unknown().optional(),
+      repo: z.unknown().optional(),
+      kind: z.unknown().optional(),
+    })
+    .transform(({ pr_head_sha, pr_state }) => ({
+      ...(pr_head_sha === undefined ? {} : { pr_head_sha }),
+      ...(pr_state === undefined ? {} : { pr_state }),
+    })),
+);
 
 /** The upper bound of a path, in characters, before the path rules even look at it. */
 export const RELAY_PATH_MAX_LENGTH = 4096;
+
+/** Returns {@link relayRequestSchema}, built on the first call (the same instance after). */
+export const getRelayRequestSchema = /* @__PURE__ */ lazySchema(() =>
+  z
+    .strictObject({
+      pool: getPoolIdSchema(),
+      method: z.string().min(1).max(32),
+      path: z.string().min(1).max(RELAY_PATH_MAX_LENGTH),
+      query: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
+      headers: z.record(z.string(), z.string()).optional(),
+      route_hint: getRouteHintSchema().optional(),
+      cache_key: z.unknown().optional(),
+      idempotency_key: z.unknown().optional(),
+    })
+    .transform(({ cache_key: _c, idempotency_key: _i, route_hint, ...rest }) => ({
+      ...rest,
+      ...(route_hint === undefined || Object.keys(route_hint).length === 0 ? {} : { route_hint }),
+    })),
+);
 
 /**
  * The body of POST /v1/forge/request. Validates structure only: the path rules, secret-bearing
  * query keys, the method gate and the header allowlist belong to the request pipeline, so that
  * each gives its own error code. Legacy `route_hint.owner|repo|kind`, `cache_key` and
  * `idempotency_key` are accepted and discarded.
+ * Built at import; a bundle that reads only {@link getRelayRequestSchema} builds it on first use.
  */
-export const relayRequestSchema = z
-  .strictObject({
-    pool: poolIdSchema,
-    method: z.string().min(1).max(32),
-    path: z.string().min(1).max(RELAY_PATH_MAX_LENGTH),
-    query: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
-    headers: z.record(z.string(), z.string()).optional(),
-    route_hint: routeHintSchema.optional(),
-    cache_key: z.unknown().optional(),
-    idempotency_key: z.unknown().optional(),
-  })
-  .transform(({ cache_key: _c, idempotency_key: _i, route_hint, ...rest }) => ({
-    ...rest,
-    ...(route_hint === undefined || Object.keys(route_hint).length === 0 ? {} : { route_hint }),
-  }));
+export const relayRequestSchema = /* @__PURE__ */ getRelayRequestSchema();
 
 /** A validated relay request, legacy fields discarded. */
 export type RelayRequest = z.output<typeof relayRequestSchema>;
