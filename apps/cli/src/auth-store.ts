@@ -1,6 +1,6 @@
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { err, httpUrlSchema, ok, poolIdSchema } from '@relay/protocol';
+import { err, getHttpUrlSchema, getPoolIdSchema, ok } from '@relay/protocol';
 import type { Result } from '@relay/protocol';
 import type { CliEnv } from './cli-dependencies.js';
 
@@ -35,8 +35,8 @@ export function isSavedLogin(value: unknown): value is SavedLogin {
     if (typeof field !== 'string' || field.length === 0) return false;
   }
   return (
-    httpUrlSchema.safeParse(record.url).success &&
-    poolIdSchema.safeParse(record.pool).success &&
+    getHttpUrlSchema().safeParse(record.url).success &&
+    getPoolIdSchema().safeParse(record.pool).success &&
     !Number.isNaN(Date.parse(record.timestamp as string))
   );
 }

@@ -1,4 +1,4 @@
-import { relayEnvelopeSchema } from '@relay/protocol';
+import { getRelayEnvelopeSchema } from '@relay/protocol';
 import type { RelayEnvelope, RelayRequestInput } from '@relay/protocol';
 import { readSavedLogin, resolveConfigDir } from './auth-store.js';
 import type { SavedLogin } from './auth-store.js';
@@ -94,7 +94,7 @@ export function getPoolResource(
  */
 export function parseEnvelope(json: unknown): RelayEnvelope {
   // jitless: a process parses a handful of envelopes, fewer than zod's generated parser repays.
-  const parsed = relayEnvelopeSchema.safeParse(json, { jitless: true });
+  const parsed = getRelayEnvelopeSchema().safeParse(json, { jitless: true });
   if (!parsed.success) {
     throw new CliError('relay_protocol_error', {
       message: 'The relay server answered with something that is not a relay envelope.',

@@ -1,8 +1,8 @@
 import {
   DISCOVERY_PATH,
   defaultClientName,
-  discoveryDocumentSchema,
-  loginResponseSchema,
+  getDiscoveryDocumentSchema,
+  getLoginResponseSchema,
   normalizeClientName,
 } from '@relay/protocol';
 import type { DiscoveryDocument } from '@relay/protocol';
@@ -75,7 +75,8 @@ async function fetchDiscovery(deps: CliDependencies, server: URL): Promise<Disco
     redirects: 'follow',
   });
   if (reply.kind === 'unreachable') throw unreachableError(reply.url);
-  const parsed = reply.kind === 'ok' ? discoveryDocumentSchema.safeParse(reply.json) : undefined;
+  const parsed =
+    reply.kind === 'ok' ? getDiscoveryDocumentSchema().safeParse(reply.json) : undefined;
   if (parsed?.success !== true) {
     throw new CliError('relay_protocol_error', {
       message: 'The server did not answer with a relay discovery document (service "relay").',
@@ -137,7 +138,7 @@ export async function performLogin(
     redirects: 'same-origin',
   });
   if (reply.kind !== 'ok') throw toReplyError(reply);
-  const response = loginResponseSchema.safeParse(reply.json);
+  const response = getLoginResponseSchema().safeParse(reply.json);
   if (!response.success) {
     throw new CliError('relay_protocol_error', {
       message: 'The relay answered the login with an unexpected body.',

@@ -1,13 +1,14 @@
-import { poolHealthSchema, poolStatsSchema } from '@relay/protocol';
+import { getPoolHealthSchema, getPoolStatsSchema } from '@relay/protocol';
 import type { PoolHealth, PoolQuota, PoolStats } from '@relay/protocol';
 import { CliError } from './cli-error.js';
 import type { TerminalStyle } from './terminal-style.js';
 
 // The server's schemas are strict (the contract tests hold the server to them); the client
 // reads them with unknown fields dropped, so that a newer server's additions (health's
-// `quota` was one) never break an older CLI. Every known field is still validated.
-const clientHealthSchema = poolHealthSchema.strip();
-const clientStatsSchema = poolStatsSchema.strip();
+// `quota` was one) never break an older CLI. Every known field is still validated. (This module
+// is loaded only by `relay health` and `relay stats`.)
+const clientHealthSchema = getPoolHealthSchema().strip();
+const clientStatsSchema = getPoolStatsSchema().strip();
 
 /**
  * Validates a health body (fields this CLI does not know are dropped).

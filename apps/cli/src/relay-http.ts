@@ -1,4 +1,4 @@
-import { errorBodySchema } from '@relay/protocol';
+import { getErrorBodySchema } from '@relay/protocol';
 import type { ErrorCode, FallbackReason } from '@relay/protocol';
 import { CliError } from './cli-error.js';
 import type { RelayFetch, RelayFetchResponse } from './relay-fetch.js';
@@ -102,7 +102,7 @@ export async function sendRelayRequest(
   if (response.status >= 200 && response.status < 300) {
     return { kind: 'ok', status: response.status, json };
   }
-  const parsed = errorBodySchema.safeParse(json, { jitless: true });
+  const parsed = getErrorBodySchema().safeParse(json, { jitless: true });
   if (!parsed.success) return { kind: 'malformed', status: response.status };
   return {
     kind: 'error',

@@ -24,14 +24,14 @@ export class AdminCallerCommand extends RelayCommand {
 
   override async run(deps: CliDependencies): Promise<number> {
     const { sendAdminRequest } = await import('../admin-session.js');
-    const { callerProvisioningResponseSchema } = await import('@relay/protocol');
+    const { getCallerProvisioningResponseSchema } = await import('@relay/protocol');
     const { CliError } = await import('../cli-error.js');
     const json = await sendAdminRequest(deps, this.server, {
       method: 'POST',
       path: '/v1/admin/callers',
       body: { pool: this.pool, forge_login: this.login, name: this.name },
     });
-    const parsed = callerProvisioningResponseSchema.safeParse(json);
+    const parsed = getCallerProvisioningResponseSchema().safeParse(json);
     if (!parsed.success) throw new CliError('relay_protocol_error');
     const c = parsed.data;
     this.context.stdout.write(

@@ -39,7 +39,7 @@ export class AdminIdentityCommand extends RelayCommand {
 
   override async run(deps: CliDependencies): Promise<number> {
     const { sendAdminRequest, readInputFile } = await import('../admin-session.js');
-    const { identityRegistrationSchema } = await import('@relay/protocol');
+    const { getIdentityRegistrationSchema } = await import('@relay/protocol');
     const { CliError } = await import('../cli-error.js');
     let input: unknown;
     if (this.file !== undefined) {
@@ -65,7 +65,7 @@ export class AdminIdentityCommand extends RelayCommand {
         ...(this.weight === undefined ? {} : { weight: Number(this.weight) }),
       };
     }
-    const parsed = identityRegistrationSchema.safeParse(input);
+    const parsed = getIdentityRegistrationSchema().safeParse(input);
     if (!parsed.success) {
       const fields = [
         ...new Set(parsed.error.issues.map((issue) => issue.path.join('.') || '(root)')),

@@ -20,14 +20,14 @@ export class AdminStringRewritesStatusCommand extends RelayCommand {
 
   override async run(deps: CliDependencies): Promise<number> {
     const { sendAdminRequest } = await import('../admin-session.js');
-    const { stringRewritePolicySchema } = await import('@relay/protocol');
+    const { getStringRewritePolicySchema } = await import('@relay/protocol');
     const { CliError } = await import('../cli-error.js');
     const json = await sendAdminRequest(deps, this.server, {
       method: 'GET',
       path: '/v1/admin/string-rewrites',
       refuseRedirects: true,
     });
-    const parsed = stringRewritePolicySchema.safeParse(json);
+    const parsed = getStringRewritePolicySchema().safeParse(json);
     if (!parsed.success) throw new CliError('relay_protocol_error');
     const policy = parsed.data;
     this.context.stdout.write(
@@ -70,7 +70,7 @@ export class AdminStringRewritesSetCommand extends RelayCommand {
 
   override async run(deps: CliDependencies): Promise<number> {
     const { sendAdminRequest, readInputFile } = await import('../admin-session.js');
-    const { stringRewritePolicySchema, stringRewritePutResultSchema } =
+    const { getStringRewritePolicySchema, getStringRewritePutResultSchema } =
       await import('@relay/protocol');
     const { parsePolicyDocument } = await import('@relay/rewrite-engine');
     const { CliError } = await import('../cli-error.js');
@@ -90,7 +90,7 @@ export class AdminStringRewritesSetCommand extends RelayCommand {
       });
     }
     if (expected === undefined) {
-      const current = stringRewritePolicySchema.safeParse(
+      const current = getStringRewritePolicySchema().safeParse(
         await sendAdminRequest(deps, this.server, {
           method: 'GET',
           path: '/v1/admin/string-rewrites',
@@ -110,7 +110,7 @@ export class AdminStringRewritesSetCommand extends RelayCommand {
       },
       refuseRedirects: true,
     });
-    const result = stringRewritePutResultSchema.safeParse(json);
+    const result = getStringRewritePutResultSchema().safeParse(json);
     if (!result.success) throw new CliError('relay_protocol_error');
     this.context.stdout.write(
       `revision ${result.data.revision}\nrules ${result.data.rule_count}\n`,

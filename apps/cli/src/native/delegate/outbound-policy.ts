@@ -1,4 +1,4 @@
-import { REWRITE_DOCUMENT_MAX_BYTES, err, ok, stringRewritePolicySchema } from '@relay/protocol';
+import { REWRITE_DOCUMENT_MAX_BYTES, err, getStringRewritePolicySchema, ok } from '@relay/protocol';
 import type { PolicyFailureClass, Result, StringRewriteRule } from '@relay/protocol';
 import { compileRulesLazily, mergeRules, parsePolicyDocument } from '@relay/rewrite-engine';
 import type { PolicyErrorCode, RuleSet } from '@relay/rewrite-engine';
@@ -127,7 +127,7 @@ export async function validateServerPolicy(
   } catch {
     return err('server_validation');
   }
-  const policy = stringRewritePolicySchema.safeParse(json, { jitless: true });
+  const policy = getStringRewritePolicySchema().safeParse(json, { jitless: true });
   if (!policy.success) return err('server_validation');
   const ruleSet = await compileRulesLazily(policy.data.rules);
   if (!ruleSet.ok) return err('server_validation');
