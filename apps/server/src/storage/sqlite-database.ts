@@ -10,6 +10,7 @@ import {
   type RelayDatabase,
 } from './relay-database.js';
 import { createStatementCache } from './statement-cache.js';
+import { createShmHeaderReader, createWalChangeProbe } from './wal-change-probe.js';
 import { NO_WRITE_LOCK } from './write-lock.js';
 
 export { DatabaseOpenError } from './relay-database.js';
@@ -98,15 +99,28 @@ export async function openSqliteDatabase(
     throw new DatabaseOpenError('the database schema could not be migrated', { cause: error });
   }
   const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
+  const readVersion = () => Number(dataVersion.get());
+  // On a file in WAL mode the pragma is read only when the WAL-index header moved (a commit
+  // somewhere): see wal-change-probe.ts. An in-memory database has no `-shm` file.
+  // Only in WAL mode: a `-shm` file left by an earlier run would otherwise never move.
+  const wal = isOnDisk(path) && sqlite.pragma('journal_mode', { simple: true }) === 'wal';
+  const shmHeader = wal ? createShmHeaderReader(path) : undefined;
+  const externalChangeVersion =
+    shmHeader === undefined ? readVersion : createWalChangeProbe(shmHeader, readVersion);
   let closed = false;
   return {
     dialect: 'sqlite',
     db,
     writeLock: NO_WRITE_LOCK,
-    externalChangeVersion: () => Number(dataVersion.get()),
+    externalChangeVersion: () => {
+      // Throws once closed, as the pragma's statement does (RelayDatabase's contract).
+      if (closed) return readVersion();
+      return externalChangeVersion();
+    },
     async close() {
       if (closed) return;
       closed = true;
+      shmHeader?.close();
       await db.destroy();
     },
   };
