@@ -205,8 +205,6 @@ describe('createAuditWriter', () => {
           }
           return inner.insertBatch(records);
         },
-        deleteOlderThan: inner.deleteOlderThan.bind(inner),
-        deleteRollupsBefore: inner.deleteRollupsBefore.bind(inner),
       },
       batchSize: 1,
       schedule: manualTimer().schedule,
