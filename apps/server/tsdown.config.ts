@@ -11,12 +11,13 @@ const DASHBOARD_BUILD = '../dashboard/dist';
 // prom-client, zod: devDependencies — is bundled into dist/ (tsdown's default), so the packed
 // manifest names no workspace package and the single-file deploy embeds dist/ as it is.
 export default defineConfig({
-  // The rewrite-check worker is an entry of its own: the server starts it as a worker thread
-  // from `dist/rewrite-check-worker.js`.
+  // The rewrite-check and audit-write workers are entries of their own: the server starts them
+  // as worker threads from `dist/rewrite-check-worker.js` and `dist/audit-write-worker.js`.
   entry: {
     index: 'src/index.ts',
     main: 'src/main.ts',
     'rewrite-check-worker': 'src/policy/rewrite-check-worker.ts',
+    'audit-write-worker': 'src/audit/audit-write-worker.ts',
   },
   format: 'esm',
   platform: 'node',
