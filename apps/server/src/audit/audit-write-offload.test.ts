@@ -134,7 +134,7 @@ describe('audit-write offload', () => {
     expect(canOffloadAuditWrites('')).toBe(false);
   });
 
-  it('starts the worker at the first batch, resolves on its acknowledgement, and holds the process only while a batch is in flight', async () => {
+  it('starts the worker at once, resolves on its acknowledgement, and holds the process only while a batch is in flight', async () => {
     const workers = fakeWorkers();
     const timers = manualTimers();
     const offload = createAuditWriteOffload({
@@ -142,7 +142,8 @@ describe('audit-write offload', () => {
       startWorker: workers.start,
       ...timers,
     });
-    expect(workers.started).toHaveLength(0);
+    expect(workers.started).toHaveLength(1);
+    expect(workers.started[0]?.referenced).toBe(false);
     let done = false;
     const first = offload.insertBatch([record(1), record(2)]).then(() => (done = true));
     const fake = workers.started[0];
@@ -262,9 +263,20 @@ describe('audit-write offload', () => {
     timers.fire();
     await closing;
     expect(stuck.started[0]?.terminated).toBe(true);
-    // Never started: nothing to end.
-    await createAuditWriteOffload({ path: 'relay.db', startWorker: workers.start }).close();
-    expect(workers.started).toHaveLength(1);
+    // A worker that could not start: nothing to end; the first batch tries again.
+    let attempts = 0;
+    const unstartable = createAuditWriteOffload({
+      path: 'relay.db',
+      startWorker: () => {
+        attempts++;
+        throw new Error('no worker');
+      },
+    });
+    await expect(unstartable.insertBatch([record(1)])).rejects.toMatchObject({
+      code: 'audit_worker_lost',
+    });
+    expect(attempts).toBe(2);
+    await unstartable.close();
   });
 
   it('a worker that committed and died before answering: the retry fails on its request ids and the batch is dropped and reported, never written twice', async () => {

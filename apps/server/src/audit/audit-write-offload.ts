@@ -145,10 +145,11 @@ interface PendingBatch {
  * Creates the offload of the audit writes on SQLite: `insertBatch` posts the batch to a worker
  * thread holding its own connection to the same file (WAL: one writer beside the readers) and
  * resolves when the worker has committed it, so a batch's CPU (about 10 µs a row with the
- * audit table's indexes and the rollups) leaves the event loop. The worker starts at the first
- * batch; a worker that ends, cannot start or runs past the deadline fails its batch with a
- * retryable {@link AuditWriteError} ({@link isAuditWriteRetryable}), and a fresh one takes the
- * next batch.
+ * audit table's indexes and the rollups) leaves the event loop. The worker starts at once
+ * (about 50 ms of CPU, paid at the server's start rather than by its first requests); a worker
+ * that ends, cannot start or runs past the deadline fails its batch with a retryable
+ * {@link AuditWriteError} ({@link isAuditWriteRetryable}), and a fresh one starts at the next
+ * batch.
  *
  * The worker's commits are another connection's to the main one: its `PRAGMA data_version`
  * changes at every audit batch, which drops the caller-lookup caches (caller-lookup-cache.ts)
@@ -227,6 +228,12 @@ export function createAuditWriteOffload(options: AuditWriteOffloadOptions): Audi
     started.on('exit', fail);
     worker = started;
     return started;
+  }
+
+  try {
+    ensureWorker();
+  } catch {
+    // Started again at the first batch, which fails (retryable) if it still cannot start.
   }
 
   return {
