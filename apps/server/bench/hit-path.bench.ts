@@ -22,6 +22,7 @@ import {
   type ProfileStage,
 } from './profile-summary.js';
 import {
+  freePort,
   readCpuMs,
   provisionCaller,
   registerPats,
@@ -68,8 +69,11 @@ const { sim } = await startBenchSim({ rateLimits: 'unlimited', repos: 1, issuesP
 const work = mkdtempSync(join(tmpdir(), 'relay-bench-hit-'));
 
 /** Starts a relay with a caller and two PATs, and fills the entry the load reads. */
-async function startWarmRelay(nodeFlags: readonly string[] = []) {
-  const relay = await spawnRelay({ sim, nodeFlags, cwd: work });
+async function startWarmRelay(
+  nodeFlags: readonly string[] = [],
+  env: Readonly<Record<string, string>> = {},
+) {
+  const relay = await spawnRelay({ sim, nodeFlags, cwd: work, env });
   sim.world.addUser({ login: 'bench-agent' });
   const token = await provisionCaller(relay.url, 'bench-agent');
   await registerPats(relay.url, sim, join(relay.dir, 'secrets'), 2);
@@ -92,10 +96,11 @@ async function startWarmRelay(nodeFlags: readonly string[] = []) {
 
 async function startHono(
   bodyFile: string,
+  mode: 'fixed' | 'parse' = 'fixed',
 ): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
   const child = spawn(
     process.execPath,
-    [...SOURCE_FLAGS, join(HERE, 'hono-endpoint.ts'), bodyFile],
+    [...SOURCE_FLAGS, join(HERE, 'hono-endpoint.ts'), bodyFile, mode],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const url = await new Promise<string>((resolve, reject) => {
@@ -121,12 +126,22 @@ async function startHono(
 }
 
 let relay: RelayProcess | undefined;
+let quietRelay: RelayProcess | undefined;
 try {
   const warm = await startWarmRelay();
   relay = warm.relay;
+  // Two references, measured in the same interleaved rounds but outside the goals: the same
+  // relay with RELAY_LOG_LEVEL=warn (no access-log line for a 200), and a Hono endpoint that
+  // reads and parses the request's JSON body before answering (the baseline does not).
+  const quiet = await startWarmRelay([], {
+    RELAY_LOG_LEVEL: 'warn',
+    RELAY_PORT: String(await freePort()),
+  });
+  quietRelay = quiet.relay;
   const bodyFile = join(work, 'hit-body.json');
   writeFileSync(bodyFile, warm.hitText);
   const hono = await startHono(bodyFile);
+  const honoParsing = await startHono(bodyFile, 'parse');
   const load = (url: string, durationS: number, headers = warm.headers) =>
     runLoad({
       url: `${url}/v1/forge/request`,
@@ -137,25 +152,43 @@ try {
     });
   const baseline: LoadResult[] = [];
   const relayRuns: LoadResult[] = [];
+  const parsingRuns: LoadResult[] = [];
+  const quietRuns: LoadResult[] = [];
   // Server CPU time (user + system, all threads) per answered request, over the measured rounds.
-  const cpu = { baselineMs: 0, relayMs: 0 };
-  const measured = async (pid: number, url: string, into: LoadResult[], key: keyof typeof cpu) => {
+  const cpu = { baselineMs: 0, relayMs: 0, parsingMs: 0, quietMs: 0 };
+  const measured = async (
+    pid: number,
+    url: string,
+    into: LoadResult[],
+    key: keyof typeof cpu,
+    headers = warm.headers,
+  ) => {
     const before = readCpuMs(pid);
-    into.push(await load(url, DURATION_S));
+    into.push(await load(url, DURATION_S, headers));
     cpu[key] += readCpuMs(pid) - before;
   };
   try {
-    // Warm both (JIT, connection pools), then interleave the measured rounds.
+    // Warm every server (JIT, connection pools), then interleave the measured rounds.
     await load(hono.url, 2);
+    await load(honoParsing.url, 2);
     await load(relay.url, 2);
+    await load(quietRelay.url, 2, quiet.headers);
     for (let round = 0; round < ROUNDS; round++) {
       await measured(hono.pid, hono.url, baseline, 'baselineMs');
       await measured(relay.pid, relay.url, relayRuns, 'relayMs');
+      await measured(honoParsing.pid, honoParsing.url, parsingRuns, 'parsingMs');
+      await measured(quietRelay.pid, quietRelay.url, quietRuns, 'quietMs', quiet.headers);
     }
   } finally {
     await hono.stop();
+    await honoParsing.stop();
   }
-  const failures = [...baseline, ...relayRuns].reduce((sum, r) => sum + r.failures, 0);
+  await quietRelay.stop();
+  quietRelay = undefined;
+  const failures = [...baseline, ...relayRuns, ...parsingRuns, ...quietRuns].reduce(
+    (sum, r) => sum + r.failures,
+    0,
+  );
   const rssAfterLoad = relay.rss();
   await relay.stop();
   relay = undefined;
@@ -205,6 +238,20 @@ try {
       baseline: cpuUs(cpu.baselineMs, baseline),
       relay: cpuUs(cpu.relayMs, relayRuns),
     },
+    references: {
+      hono_parsing_body: {
+        rps: round(rps(parsingRuns), 0),
+        p50_ms: p50(parsingRuns),
+        p99_ms: p99(parsingRuns),
+        cpu_us_per_request: cpuUs(cpu.parsingMs, parsingRuns),
+      },
+      relay_without_access_log: {
+        rps: round(rps(quietRuns), 0),
+        p50_ms: p50(quietRuns),
+        p99_ms: p99(quietRuns),
+        cpu_us_per_request: cpuUs(cpu.quietMs, quietRuns),
+      },
+    },
     relay_rss_after_load_mb: round(rssAfterLoad / 1048576, 1),
     profile:
       summary === undefined
@@ -220,6 +267,7 @@ try {
   });
 } finally {
   await relay?.stop();
+  await quietRelay?.stop();
   await sim.close();
   removeDir(work);
 }

@@ -16,6 +16,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -185,6 +186,16 @@ export async function spawnRelay(options: SpawnRelayOptions): Promise<RelayProce
       resolve();
     }),
   );
+  // A fixed RELAY_PORT is polled (a relay whose RELAY_LOG_LEVEL is above info never logs where
+  // it listens); otherwise the port comes from its `listening on` line.
+  const fixedPort = childEnv.RELAY_PORT !== undefined && childEnv.RELAY_PORT !== '0';
+  const answers = async (candidate: string) => {
+    try {
+      return (await fetch(`${candidate}/.well-known/relay`)).ok;
+    } catch {
+      return false;
+    }
+  };
   let url: string | undefined;
   for (let waited = 0; url === undefined; waited += 50) {
     if (child.exitCode !== null || waited > 30_000) {
@@ -192,7 +203,12 @@ export async function spawnRelay(options: SpawnRelayOptions): Promise<RelayProce
       throw new Error(`relay-server did not start:\n${readFileSync(logPath, 'utf8')}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
-    url = /relay-server listening on (http:\/\/[^\s"]+)/.exec(readFileSync(logPath, 'utf8'))?.[1];
+    if (fixedPort) {
+      const candidate = `http://127.0.0.1:${String(childEnv.RELAY_PORT)}`;
+      if (await answers(candidate)) url = candidate;
+    } else {
+      url = /relay-server listening on (http:\/\/[^\s"]+)/.exec(readFileSync(logPath, 'utf8'))?.[1];
+    }
   }
   const pid = child.pid ?? 0;
   return {
@@ -207,6 +223,15 @@ export async function spawnRelay(options: SpawnRelayOptions): Promise<RelayProce
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A loopback port free now (for a relay started with a fixed RELAY_PORT). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 async function admin(url: string, path: string, body: unknown): Promise<unknown> {
