@@ -6,6 +6,11 @@ import { createForgeTransport } from '@relay/forge-transport';
 import { createMemoryCoordinator, type Coordinator } from '@relay/identity-pool';
 import { createAuditRetention } from './audit/audit-retention.js';
 import {
+  canOffloadAuditWrites,
+  createAuditWriteOffload,
+  isAuditWriteRetryable,
+} from './audit/audit-write-offload.js';
+import {
   createAuditWriter,
   type AuditWriter,
   type AuditWriterProblem,
@@ -192,16 +197,26 @@ export async function startServer(
     now,
   });
   const auditStore = createAuditStore(database.db);
+  // On a SQLite file, audit batches are written by a worker thread over a connection of its own
+  // (audit-write-offload.ts): their statements and commits leave the event loop. A `:memory:`
+  // database cannot be shared with a worker and keeps writing them in this thread. A clean
+  // shutdown writes every queued row; a crash loses the rows not yet committed (README, "Audit").
+  const auditOffload =
+    database.dialect === 'sqlite' && canOffloadAuditWrites(config.database)
+      ? createAuditWriteOffload({ path: config.database })
+      : undefined;
   const audit = createAuditWriter({
-    store: auditStore,
-    // SQLite writes a batch synchronously on the event loop, so 100 rows bound every request's
-    // stall; PostgreSQL's batch is a network round trip whose cost barely grows with its rows, and
-    // 100 rows a commit fell behind a sustained cache-hit load (the backlog reached the overload
-    // guard's 10,000 and hits were answered relay_overloaded: bench/scale-cost.bench.ts).
+    store: auditOffload ?? auditStore,
+    // 100 rows a SQLite batch bound the stall of a batch written in this thread (`:memory:`) and
+    // the rows a worker that ends mid-batch leaves to a retry; PostgreSQL's batch is a network
+    // round trip whose cost barely grows with its rows, and 100 rows a commit fell behind a
+    // sustained cache-hit load (the backlog reached the overload guard's 10,000 and hits were
+    // answered relay_overloaded: bench/scale-cost.bench.ts).
     ...(database.dialect === 'postgres' ? { batchSize: POSTGRES_AUDIT_BATCH_ROWS } : {}),
     onError: reportProblem,
-    // A batch PostgreSQL was away for is kept and retried, not dropped (README, "Scaling out").
-    isRetryable: isDatabaseUnavailableError,
+    // A batch PostgreSQL was away for is kept and retried, not dropped (README, "Scaling out"), as
+    // is one whose worker ended before it answered (a batch it had committed is then refused).
+    isRetryable: (cause) => isDatabaseUnavailableError(cause) || isAuditWriteRetryable(cause),
   });
   const retention = createAuditRetention({
     store: auditStore,
@@ -449,6 +464,7 @@ export async function startServer(
   const shutdownBackground = async () => {
     stopRetention();
     await audit.close();
+    await auditOffload?.close();
     await cacheStore.flush();
     await transport.close();
     await rewriteCheckOffload.close();
