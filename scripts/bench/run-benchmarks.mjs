@@ -284,7 +284,8 @@ add(
   '  same read to `POST /v1/forge/request`. Baseline: a bare Hono app on @hono/node-server (own',
   "  process) answering the same path with the same bytes (the relay's hit envelope). Two references",
   '  outside the goals run in the same rounds: the same Hono app reading and parsing the request',
-  '  body first, and a second relay with RELAY_LOG_LEVEL=warn (no access-log line). Rounds are',
+  '  body first, a second relay with RELAY_LOG_LEVEL=warn (no access-log line), and a third with',
+  '  RELAY_AUDIT_WRITER=worker (audit batches on a worker thread; off by default). Rounds are',
   '  interleaved (baseline, relay, references) after a warm-up of each; medians of the rounds. Each',
   "  server's CPU time (user + system, all threads, from /proc) over its rounds is divided by the",
   '  requests it answered. Then a new relay (its own caller token) runs the same load once more',
@@ -393,6 +394,11 @@ if (hit) {
       ? [
           `| _reference:_ Hono reading and parsing the JSON body | ${hit.references.hono_parsing_body.rps} | ${hit.references.hono_parsing_body.p50_ms} ms | ${hit.references.hono_parsing_body.p99_ms} ms |`,
           `| _reference:_ relay hit without its access-log line (RELAY_LOG_LEVEL=warn) | ${hit.references.relay_without_access_log.rps} | ${hit.references.relay_without_access_log.p50_ms} ms | ${hit.references.relay_without_access_log.p99_ms} ms |`,
+          ...(hit.references.relay_audit_worker
+            ? [
+                `| _reference:_ relay hit, audit batches on a worker thread (RELAY_AUDIT_WRITER=worker) | ${hit.references.relay_audit_worker.rps} | ${hit.references.relay_audit_worker.p50_ms} ms | ${hit.references.relay_audit_worker.p99_ms} ms |`,
+              ]
+            : []),
         ]
       : []),
     '',
@@ -406,7 +412,10 @@ if (hit) {
       `Server CPU time per request over the measured rounds: bare Hono ${baseline} µs, relay ${relay} µs ` +
         `(${(relay / baseline).toFixed(2)}×)` +
         (hit.references
-          ? `; references: Hono parsing the body ${hit.references.hono_parsing_body.cpu_us_per_request} µs, relay without its access-log line ${hit.references.relay_without_access_log.cpu_us_per_request} µs.`
+          ? `; references: Hono parsing the body ${hit.references.hono_parsing_body.cpu_us_per_request} µs, relay without its access-log line ${hit.references.relay_without_access_log.cpu_us_per_request} µs` +
+            (hit.references.relay_audit_worker
+              ? `, relay with its audit on a worker thread ${hit.references.relay_audit_worker.cpu_us_per_request} µs (all threads).`
+              : '.')
           : '.'),
       '',
     );

@@ -127,12 +127,17 @@ async function startHono(
 
 let relay: RelayProcess | undefined;
 let quietRelay: RelayProcess | undefined;
+let workerRelay: RelayProcess | undefined;
 try {
   const warm = await startWarmRelay();
   relay = warm.relay;
   // Two references, measured in the same interleaved rounds but outside the goals: the same
   // relay with RELAY_LOG_LEVEL=warn (no access-log line for a 200), and a Hono endpoint that
   // reads and parses the request's JSON body before answering (the baseline does not).
+  // A third reference: the same relay writing its audit batches on a worker thread
+  // (RELAY_AUDIT_WRITER=worker, off by default for its memory).
+  const auditWorker = await startWarmRelay([], { RELAY_AUDIT_WRITER: 'worker' });
+  workerRelay = auditWorker.relay;
   const quiet = await startWarmRelay([], {
     RELAY_LOG_LEVEL: 'warn',
     RELAY_PORT: String(await freePort()),
@@ -154,8 +159,9 @@ try {
   const relayRuns: LoadResult[] = [];
   const parsingRuns: LoadResult[] = [];
   const quietRuns: LoadResult[] = [];
+  const workerRuns: LoadResult[] = [];
   // Server CPU time (user + system, all threads) per answered request, over the measured rounds.
-  const cpu = { baselineMs: 0, relayMs: 0, parsingMs: 0, quietMs: 0 };
+  const cpu = { baselineMs: 0, relayMs: 0, parsingMs: 0, quietMs: 0, workerMs: 0 };
   const measured = async (
     pid: number,
     url: string,
@@ -173,11 +179,13 @@ try {
     await load(honoParsing.url, 2);
     await load(relay.url, 2);
     await load(quietRelay.url, 2, quiet.headers);
+    await load(workerRelay.url, 2, auditWorker.headers);
     for (let round = 0; round < ROUNDS; round++) {
       await measured(hono.pid, hono.url, baseline, 'baselineMs');
       await measured(relay.pid, relay.url, relayRuns, 'relayMs');
       await measured(honoParsing.pid, honoParsing.url, parsingRuns, 'parsingMs');
       await measured(quietRelay.pid, quietRelay.url, quietRuns, 'quietMs', quiet.headers);
+      await measured(workerRelay.pid, workerRelay.url, workerRuns, 'workerMs', auditWorker.headers);
     }
   } finally {
     await hono.stop();
@@ -185,7 +193,9 @@ try {
   }
   await quietRelay.stop();
   quietRelay = undefined;
-  const failures = [...baseline, ...relayRuns, ...parsingRuns, ...quietRuns].reduce(
+  await workerRelay.stop();
+  workerRelay = undefined;
+  const failures = [...baseline, ...relayRuns, ...parsingRuns, ...quietRuns, ...workerRuns].reduce(
     (sum, r) => sum + r.failures,
     0,
   );
@@ -251,6 +261,12 @@ try {
         p99_ms: p99(quietRuns),
         cpu_us_per_request: cpuUs(cpu.quietMs, quietRuns),
       },
+      relay_audit_worker: {
+        rps: round(rps(workerRuns), 0),
+        p50_ms: p50(workerRuns),
+        p99_ms: p99(workerRuns),
+        cpu_us_per_request: cpuUs(cpu.workerMs, workerRuns),
+      },
     },
     relay_rss_after_load_mb: round(rssAfterLoad / 1048576, 1),
     profile:
@@ -268,6 +284,7 @@ try {
 } finally {
   await relay?.stop();
   await quietRelay?.stop();
+  await workerRelay?.stop();
   await sim.close();
   removeDir(work);
 }

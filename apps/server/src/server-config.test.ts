@@ -42,6 +42,7 @@ describe('loadServerConfig', () => {
         rewriteCheckDeadlineMs: 2_000,
         metricsToken: undefined,
         logLevel: 'info',
+        auditWriter: 'event-loop',
       },
     });
   });
@@ -78,6 +79,7 @@ describe('loadServerConfig', () => {
       RELAY_REWRITE_CHECK_DEADLINE_MS: '500',
       RELAY_METRICS_TOKEN: 'a-long-metrics-scrape-token',
       RELAY_LOG_LEVEL: ' Debug ',
+      RELAY_AUDIT_WRITER: ' Worker ',
     });
     expect(result.ok && result.value).toMatchObject({
       host: '0.0.0.0',
@@ -106,6 +108,7 @@ describe('loadServerConfig', () => {
       rewriteCheckDeadlineMs: 500,
       metricsToken: 'a-long-metrics-scrape-token',
       logLevel: 'debug',
+      auditWriter: 'worker',
     });
   });
 
@@ -232,6 +235,7 @@ describe('loadServerConfig', () => {
     ['RELAY_METRICS_TOKEN', 'short-scrape'],
     ['RELAY_METRICS_TOKEN', 'a long token with spaces'],
     ['RELAY_LOG_LEVEL', 'verbose'],
+    ['RELAY_AUDIT_WRITER', 'thread'],
     ['RELAY_DATABASE_URL', 'mysql://root@localhost/relay'],
     ['RELAY_DATABASE_URL', 'postgres://secret-user:hunter22@db.example.com'],
     ['RELAY_DATABASE_URL', 'file:relay.db'],

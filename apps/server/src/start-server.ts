@@ -197,12 +197,16 @@ export async function startServer(
     now,
   });
   const auditStore = createAuditStore(database.db);
-  // On a SQLite file, audit batches are written by a worker thread over a connection of its own
-  // (audit-write-offload.ts): their statements and commits leave the event loop. A `:memory:`
-  // database cannot be shared with a worker and keeps writing them in this thread. A clean
-  // shutdown writes every queued row; a crash loses the rows not yet committed (README, "Audit").
+  // With RELAY_AUDIT_WRITER=worker, on a SQLite file, audit batches are written by a worker
+  // thread over a connection of its own (audit-write-offload.ts): their statements and commits
+  // leave the event loop, for a second V8 isolate's memory (about 20 MB; off by default so that
+  // the relay stays within BENCHMARKS.md's memory goal). A `:memory:` database cannot be shared
+  // with a worker and keeps writing them in this thread. A clean shutdown writes every queued
+  // row; a crash loses the rows not yet committed (README, "Audit").
   const auditOffload =
-    database.dialect === 'sqlite' && canOffloadAuditWrites(config.database)
+    config.auditWriter === 'worker' &&
+    database.dialect === 'sqlite' &&
+    canOffloadAuditWrites(config.database)
       ? createAuditWriteOffload({ path: config.database })
       : undefined;
   const audit = createAuditWriter({

@@ -1,0 +1,104 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { DEMO, createForgeSim, seedDemoWorld, type ForgeSim } from '@relay/forge-sim';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createCallerToken, hashToken } from '../../src/auth/caller-token.js';
+import { loadServerConfig, startServer } from '../../src/index.js';
+import { createCallerStore } from '../../src/storage/caller-store.js';
+
+/**
+ * RELAY_AUDIT_WRITER on the real relay-server over a SQLite file: `event-loop` (the default)
+ * writes audit batches in the server's thread, `worker` on the `relay-audit` thread; both store
+ * every row, and a clean close writes what is queued.
+ */
+const ADMIN = 'admin-token-for-audit-writer-tests-0123';
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** The names of this process's threads (Linux: the worker's name is its thread's name). */
+function threadNames(): string[] {
+  return readdirSync('/proc/self/task').map((task) =>
+    readFileSync(`/proc/self/task/${task}/comm`, 'utf8').trim(),
+  );
+}
+
+async function relayTwice(auditWriter: string | undefined) {
+  const sim: ForgeSim = await createForgeSim();
+  cleanups.push(() => sim.close());
+  seedDemoWorld(sim.world);
+  const dir = mkdtempSync(join(tmpdir(), 'relay-audit-writer-'));
+  cleanups.push(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const file = join(dir, 'relay.db');
+  const config = loadServerConfig({
+    RELAY_PORT: '0',
+    RELAY_DATABASE: file,
+    RELAY_ADMIN_TOKEN: ADMIN,
+    RELAY_FORGE_API_URL: sim.urls.api,
+    RELAY_FORGE_WEB_URL: sim.urls.web,
+    RELAY_FORGE_RAW_URL: sim.urls.raw,
+    DEFAULT_ALLOWED_OWNERS: DEMO.org,
+    ...(auditWriter === undefined ? {} : { RELAY_AUDIT_WRITER: auditWriter }),
+  });
+  if (!config.ok) throw new Error('invalid test configuration');
+  const server = await startServer(config.value);
+  let closed = false;
+  cleanups.push(async () => {
+    if (!closed) await server.close();
+  });
+  const token = createCallerToken();
+  const callers = createCallerStore(server.database.db, { createId: (p) => `${p}_test` });
+  const enrolled = await callers.enroll({
+    forgeUserId: 1,
+    login: DEMO.users.alice,
+    grantPool: 'team',
+    newPoolPolicyJson: JSON.stringify({ allowed_owners: [DEMO.org] }),
+    clientName: 'laptop',
+    tokenSha256: hashToken(token),
+    nowIso: new Date().toISOString(),
+    expiresAtIso: new Date(Date.now() + 86_400_000).toISOString(),
+  });
+  if (!enrolled.ok) throw new Error('enrollment failed');
+  const threads = threadNames();
+  for (let i = 0; i < 2; i++) {
+    const answer = await fetch(`${server.url}/v1/forge/request`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        pool: 'team',
+        method: 'GET',
+        path: `/repos/${DEMO.org}/${DEMO.publicRepo}/issues`,
+      }),
+    });
+    expect(answer.status).toBe(200);
+  }
+  // A clean close writes every queued row (no flush before it).
+  await server.close();
+  closed = true;
+  const reader = new Database(file, { readonly: true });
+  const rows = reader
+    .prepare('select route_kind, cache_result from audit order by occurred_at, cache_result desc')
+    .all();
+  reader.close();
+  return { threads, rows };
+}
+
+describe('RELAY_AUDIT_WRITER', () => {
+  it.each([
+    [undefined, false],
+    ['event-loop', false],
+    ['worker', true],
+  ] as const)('%s: audit rows stored, on the relay-audit thread: %s', async (place, onWorker) => {
+    const { threads, rows } = await relayTwice(place);
+    expect(threads.includes('relay-audit')).toBe(onWorker);
+    expect(rows).toEqual([
+      { route_kind: 'issue_list', cache_result: 'miss' },
+      { route_kind: 'issue_list', cache_result: 'hit' },
+    ]);
+  });
+});
