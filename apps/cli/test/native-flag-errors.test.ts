@@ -71,6 +71,30 @@ const RUN_VIEW_USAGE = [
   '',
 ].join('\n');
 
+/**
+ * gh's usage of `run list` (v2.60 flags: pkg/cmd/run/list/list.go; gh 2.23 prints the same
+ * layout with fewer flags).
+ */
+const RUN_LIST_USAGE = [
+  'Usage:  gh run list [flags]',
+  '',
+  'Flags:',
+  '  -a, --all               Include disabled workflows',
+  '  -b, --branch string     Filter runs by branch',
+  '  -c, --commit SHA        Filter runs by the SHA of the commit',
+  '      --created date      Filter runs by the date it was created',
+  '  -e, --event event       Filter runs by which event triggered the run',
+  '  -q, --jq expression     Filter JSON output using a jq expression',
+  '      --json fields       Output JSON with the specified fields',
+  '  -L, --limit int         Maximum number of runs to fetch (default 20)',
+  '  -s, --status string     Filter runs by status: {queued|completed|in_progress|requested|waiting|action_required|cancelled|failure|neutral|skipped|stale|startup_failure|success|timed_out}',
+  '  -t, --template string   Format JSON output using a Go template; see "gh help formatting"',
+  '  -u, --user string       Filter runs by user who triggered the run',
+  '  -w, --workflow string   Filter runs by workflow',
+  '  ',
+  '',
+].join('\n');
+
 /** `issue list --json`'s field list (gh's api.IssueFields, byte-sorted). */
 const ISSUE_FIELDS = [
   'assignees',
@@ -181,6 +205,21 @@ describe('relay native prints gh’s flag and argument errors itself', () => {
       'run view --log with --log-failed',
       ['run', 'view', '1', '--log', '--log-failed', '-R', 'acme/widgets'],
       `specify only one of --log or --log-failed\n\n${RUN_VIEW_USAGE}`,
+    ],
+    [
+      'run list --limit below 1',
+      ['run', 'list', '-L', '0', '-R', 'acme/widgets'],
+      `invalid limit: 0\n\n${RUN_LIST_USAGE}`,
+    ],
+    [
+      'run list --status outside gh’s statuses',
+      ['run', 'ls', '--status', 'bogus', '-R', 'acme/widgets'],
+      `invalid argument "bogus" for "-s, --status" flag: valid values are {queued|completed|in_progress|requested|waiting|action_required|cancelled|failure|neutral|skipped|stale|startup_failure|success|timed_out}\n\n${RUN_LIST_USAGE}`,
+    ],
+    [
+      'run list with an argument (cobra.NoArgs)',
+      ['run', 'list', 'ci', '-R', 'acme/widgets'],
+      `unknown command "ci" for "gh run list"\n\n${RUN_LIST_USAGE}`,
     ],
     [
       'an argument through gh’s alias names the command',

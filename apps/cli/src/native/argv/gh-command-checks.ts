@@ -327,6 +327,7 @@ const RUN_CHECKS: Partial<
   'gist list': (parsed) =>
     checkLimit('gist list', parsed, (limit) => `invalid limit: ${limit}`) ??
     checkIncludeContent(parsed),
+  'run list': (parsed) => checkLimit('run list', parsed, (limit) => `invalid limit: ${limit}`),
   'run view': checkRunView,
 };
 

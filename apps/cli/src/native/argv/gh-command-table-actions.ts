@@ -5,7 +5,14 @@
  * `SERVED_COMMAND_FLAGS`; this module imports only types from it (no import cycle at load).
  */
 import type { GhCommandSpec, GhFlagSpec } from './gh-command-table.js';
-import { boolFlag, DECLARED_JSON_FLAGS, stringFlag, uintFlag } from './gh-flag-shapes.js';
+import {
+  boolFlag,
+  DECLARED_JSON_FLAGS,
+  enumFlag,
+  intFlag,
+  stringFlag,
+  uintFlag,
+} from './gh-flag-shapes.js';
 
 /** The Actions commands `relay native` serves. */
 export type ActionsCommandName =
@@ -50,21 +57,23 @@ export const RUN_LIST_STATUSES: readonly string[] = [
 
 /** The flags and arity of the served Actions commands (`--help`, `-R` added by the parser). */
 export const ACTIONS_COMMAND_FLAGS: Readonly<Record<ActionsCommandName, GhCommandSpec>> = {
+  // Declared for gh's own errors (its usage, its flag and `RunE` checks: gh-command-checks.ts).
   'run list': {
     flags: [
-      value('limit', 'L'),
-      value('workflow', 'w'),
-      value('branch', 'b'),
-      value('user', 'u'),
-      value('event', 'e'),
-      value('created'),
-      value('commit', 'c'),
-      bool('all', 'a'),
-      value('status', 's'),
-      ...ACTIONS_JSON_FLAGS,
+      intFlag('limit', 'L', 20, 'Maximum number of runs to fetch'),
+      stringFlag('workflow', 'w', 'Filter runs by workflow'),
+      stringFlag('branch', 'b', 'Filter runs by branch'),
+      stringFlag('user', 'u', 'Filter runs by user who triggered the run'),
+      stringFlag('event', 'e', 'Filter runs by which `event` triggered the run'),
+      stringFlag('created', undefined, 'Filter runs by the `date` it was created'),
+      stringFlag('commit', 'c', 'Filter runs by the `SHA` of the commit'),
+      boolFlag('all', 'a', 'Include disabled workflows'),
+      enumFlag('status', 's', '', RUN_LIST_STATUSES, 'Filter runs by status'),
+      ...DECLARED_JSON_FLAGS,
     ],
-    minArgs: 0,
-    maxArgs: 0,
+    use: 'list',
+    // cobra.NoArgs: `unknown command "x" for "gh run list"`, with the usage.
+    args: { kind: 'none' },
     repoOverride: true,
   },
   // Declared for gh's own errors (its usage, its flag and `RunE` checks: gh-command-checks.ts).

@@ -1,6 +1,6 @@
 /**
- * pflag declarations as gh v2.60 writes them (`BoolVarP`, `StringVarP`, `Uint64VarP`,
- * `StringSliceVarP`, gh's `AddJSONFlags`), for the command tables that spread into
+ * pflag declarations as gh v2.60 writes them (`BoolVarP`, `StringVarP`, `IntVarP`, `Uint64VarP`,
+ * `StringSliceVarP`, gh's `StringEnumFlag` and `AddJSONFlags`), for the command tables that spread into
  * `gh-command-table.ts`: this module imports only types from it (no import cycle at load).
  */
 import type { GhFlagSpec, GhFlagType } from './gh-command-table.js';
@@ -11,12 +11,14 @@ const declare = (
   type: GhFlagType,
   usage: string,
   defaultValue: string,
+  values?: readonly string[],
 ): GhFlagSpec => ({
   name,
   ...(short === undefined ? {} : { short }),
   type,
   usage,
   defaultValue,
+  ...(values === undefined ? {} : { values }),
   takesValue: type !== 'bool' && type !== 'nilBool',
   repeatable: type === 'stringSlice',
 });
@@ -27,6 +29,21 @@ export const boolFlag = (name: string, short: string | undefined, usage: string)
 /** `cmd.Flags().StringVarP(…, name, short, "", usage)`. */
 export const stringFlag = (name: string, short: string | undefined, usage: string): GhFlagSpec =>
   declare(name, short, 'string', usage, '');
+/** `cmd.Flags().IntVarP(…, name, short, fallback, usage)`. */
+export const intFlag = (
+  name: string,
+  short: string | undefined,
+  fallback: number,
+  usage: string,
+): GhFlagSpec => declare(name, short, 'int', usage, String(fallback));
+/** gh's `cmdutil.StringEnumFlag(…, name, short, fallback, values, usage)`. */
+export const enumFlag = (
+  name: string,
+  short: string | undefined,
+  fallback: string,
+  values: readonly string[],
+  usage: string,
+): GhFlagSpec => declare(name, short, 'enum', `${usage}: {${values.join('|')}}`, fallback, values);
 /** `cmd.Flags().Uint64VarP(…, name, short, 0, usage)`. */
 export const uintFlag = (name: string, short: string | undefined, usage: string): GhFlagSpec =>
   declare(name, short, 'uint', usage, '0');

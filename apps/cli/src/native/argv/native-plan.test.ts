@@ -319,6 +319,39 @@ describe('planNativeInvocation: gh’s own flag and argument errors, printed wit
     });
   });
 
+  it.each<[string[], string]>([
+    [['run', 'list', '--limit', '0'], 'invalid limit: 0'],
+    [['run', 'ls', '-L', '-3', '--json', 'status'], 'invalid limit: -3'],
+    [
+      ['run', 'list', '-L', '1.5'],
+      'invalid argument "1.5" for "-L, --limit" flag: strconv.ParseInt: parsing "1.5": invalid syntax',
+    ],
+    [
+      ['run', 'list', '-s', 'done'],
+      'invalid argument "done" for "-s, --status" flag: valid values are {queued|completed|in_progress|requested|waiting|action_required|cancelled|failure|neutral|skipped|stale|startup_failure|success|timed_out}',
+    ],
+    [['run', 'list', 'extra'], 'unknown command "extra" for "gh run list"'],
+  ])('prints run list’s %j refusal with gh’s usage', (argv, message) => {
+    const plan = planNativeInvocation(argv, PIPE);
+    expect(plan).toMatchObject({ kind: 'fail', exitCode: 1 });
+    const stderr = (plan as { stderr: string }).stderr;
+    expect(stderr.startsWith(`${message}\n\nUsage:  gh run list [flags]\n\nFlags:\n`)).toBe(true);
+    expect(stderr).toContain(
+      '  -L, --limit int         Maximum number of runs to fetch (default 20)\n',
+    );
+  });
+
+  it.each<[string[], Record<string, string[]>]>([
+    [['run', 'list', '-s', 'COMPLETED'], { status: ['COMPLETED'] }],
+    [['run', 'list', '-L', '0x10', '-b', 'main'], { limit: ['0x10'], branch: ['main'] }],
+  ])('serves run list %j (gh accepts the value)', (argv, flags) => {
+    expect(planNativeInvocation(argv, PIPE)).toMatchObject({
+      kind: 'serve',
+      command: 'run list',
+      flags,
+    });
+  });
+
   it.each<[string[], Partial<NativePlanContext>]>([
     [['run', 'view'], { stdoutIsTTY: true }],
     [['run', 'view', '--log', '--log-failed'], { env: { GH_FORCE_TTY: '1' } }],
