@@ -95,6 +95,29 @@ const RUN_LIST_USAGE = [
   '',
 ].join('\n');
 
+/** gh's usage of `run watch` (the same in v2.60 and 2.23). */
+const RUN_WATCH_USAGE = [
+  'Usage:  gh run watch <run-id> [flags]',
+  '',
+  'Flags:',
+  '      --exit-status    Exit with non-zero status if run fails',
+  '  -i, --interval int   Refresh interval in seconds (default 3)',
+  '  ',
+  '',
+].join('\n');
+
+/** gh's usage of `workflow view` (the same in v2.60 and 2.23). */
+const WORKFLOW_VIEW_USAGE = [
+  'Usage:  gh workflow view [<workflow-id> | <workflow-name> | <filename>] [flags]',
+  '',
+  'Flags:',
+  "  -r, --ref string   The branch or tag name which contains the version of the workflow file you'd like to view",
+  '  -w, --web          Open workflow in the browser',
+  '  -y, --yaml         View the workflow yaml file',
+  '  ',
+  '',
+].join('\n');
+
 /** `issue list --json`'s field list (gh's api.IssueFields, byte-sorted). */
 const ISSUE_FIELDS = [
   'assignees',
@@ -220,6 +243,31 @@ describe('relay native prints gh’s flag and argument errors itself', () => {
       'run list with an argument (cobra.NoArgs)',
       ['run', 'list', 'ci', '-R', 'acme/widgets'],
       `unknown command "ci" for "gh run list"\n\n${RUN_LIST_USAGE}`,
+    ],
+    [
+      'run watch without a run id (stdout not a terminal: gh cannot prompt)',
+      ['run', 'watch', '-R', 'acme/widgets', '--exit-status'],
+      `run ID required when not running interactively\n\n${RUN_WATCH_USAGE}`,
+    ],
+    [
+      'run watch --interval that is not an integer',
+      ['run', 'watch', '5', '-i', 'x', '-R', 'acme/widgets'],
+      `invalid argument "x" for "-i, --interval" flag: strconv.ParseInt: parsing "x": invalid syntax\n\n${RUN_WATCH_USAGE}`,
+    ],
+    [
+      'workflow view without a workflow (stdout not a terminal)',
+      ['workflow', 'view', '-R', 'acme/widgets'],
+      `workflow argument required when not running interactively\n\n${WORKFLOW_VIEW_USAGE}`,
+    ],
+    [
+      'workflow view --ref without --yaml',
+      ['workflow', 'view', 'ci.yml', '--ref', 'main', '-R', 'acme/widgets'],
+      `\`--yaml\` required when specifying \`--ref\`\n\n${WORKFLOW_VIEW_USAGE}`,
+    ],
+    [
+      'workflow view with two arguments',
+      ['workflow', 'view', 'a', 'b', '-R', 'acme/widgets'],
+      'accepts at most 1 arg(s), received 2\n',
     ],
     [
       'an argument through gh’s alias names the command',

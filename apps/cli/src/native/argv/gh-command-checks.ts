@@ -55,6 +55,12 @@ export const GH_USAGE_FAILURES = [
   'web_with_log',
   /** `run view --log` with `--log-failed`. */
   'log_with_log_failed',
+  /** `run watch` without a run id, and no terminal to prompt on. */
+  'run_id_required',
+  /** `workflow view` without a workflow, and no terminal to prompt on. */
+  'workflow_required',
+  /** `workflow view --ref` without `--yaml`. */
+  'ref_without_yaml',
   /** A `-R`/GH_REPO value (or a `repo view` argument) that is not `[HOST/]OWNER/REPO`. */
   'invalid_repo',
 ] as const;
@@ -155,6 +161,8 @@ export function checkArguments(command: ServedCommandName, parsed: ParsedGhArgv)
   }
   const rule = declared.args;
   switch (rule.kind) {
+    case 'any':
+      return undefined;
     case 'at_most':
       return args.length > rule.count
         ? plain('arguments', `accepts at most ${rule.count} arg(s), received ${args.length}`)
@@ -305,6 +313,36 @@ function checkRunView(parsed: ParsedGhArgv, terminal: boolean): GhCheckOutcome {
 }
 
 /**
+ * `run watch`'s `RunE` check (gh v2.60 `NewCmdWatch`): no run id is a flag error when gh cannot
+ * prompt (stdout not a terminal); on a terminal gh prompts, and gh decides.
+ */
+function checkRunWatch(parsed: ParsedGhArgv, terminal: boolean): GhCheckOutcome {
+  if (parsed.args.length > 0 || terminal) return undefined;
+  const message = 'run ID required when not running interactively';
+  return withUsage('run_id_required', 'run watch', message);
+}
+
+/**
+ * `workflow view`'s `RunE` checks (gh v2.60 `NewCmdView`), in gh's order: no workflow is a flag
+ * error when gh cannot prompt; then a non-empty `--ref` without `--yaml` (on).
+ */
+function checkWorkflowView(parsed: ParsedGhArgv, terminal: boolean): GhCheckOutcome {
+  if (parsed.args.length === 0) {
+    if (terminal) return undefined;
+    const message = 'workflow argument required when not running interactively';
+    return withUsage('workflow_required', 'workflow view', message);
+  }
+  if (lastFlagValue(parsed, 'yaml') !== 'true' && (lastFlagValue(parsed, 'ref') ?? '') !== '') {
+    return withUsage(
+      'ref_without_yaml',
+      'workflow view',
+      '`--yaml` required when specifying `--ref`',
+    );
+  }
+  return undefined;
+}
+
+/**
  * Each command's `RunE` checks before any request, in gh's order (gh v2.60 `NewCmd*`); the
  * other served commands have none. `terminal`: whether gh's stdout is a terminal.
  */
@@ -329,6 +367,8 @@ const RUN_CHECKS: Partial<
     checkIncludeContent(parsed),
   'run list': (parsed) => checkLimit('run list', parsed, (limit) => `invalid limit: ${limit}`),
   'run view': checkRunView,
+  'run watch': checkRunWatch,
+  'workflow view': checkWorkflowView,
 };
 
 /**

@@ -97,10 +97,13 @@ export const ACTIONS_COMMAND_FLAGS: Readonly<Record<ActionsCommandName, GhComman
     repoOverride: true,
   },
   'run watch': {
-    flags: [bool('exit-status'), value('interval', 'i')],
-    // Without an argument gh prompts, or fails without a terminal (checked by the command).
-    minArgs: 0,
-    maxArgs: 1,
+    flags: [
+      boolFlag('exit-status', undefined, 'Exit with non-zero status if run fails'),
+      intFlag('interval', 'i', 3, 'Refresh interval in seconds'),
+    ],
+    use: 'watch <run-id>',
+    // No `Args`: cobra accepts any arguments (gh watches the first).
+    args: { kind: 'any' },
     repoOverride: true,
   },
   'workflow list': {
@@ -110,10 +113,17 @@ export const ACTIONS_COMMAND_FLAGS: Readonly<Record<ActionsCommandName, GhComman
     repoOverride: true,
   },
   'workflow view': {
-    flags: [bool('web', 'w'), bool('yaml', 'y'), value('ref', 'r')],
-    // Without an argument gh prompts, or (no terminal) prints a flag error: gh runs.
-    minArgs: 1,
-    maxArgs: 1,
+    flags: [
+      boolFlag('web', 'w', 'Open workflow in the browser'),
+      boolFlag('yaml', 'y', 'View the workflow yaml file'),
+      stringFlag(
+        'ref',
+        'r',
+        "The branch or tag name which contains the version of the workflow file you'd like to view",
+      ),
+    ],
+    use: 'view [<workflow-id> | <workflow-name> | <filename>]',
+    args: { kind: 'at_most', count: 1 },
     repoOverride: true,
   },
 };

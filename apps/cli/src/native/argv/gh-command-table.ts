@@ -65,11 +65,13 @@ export type ServedCommandName =
 /**
  * How cobra checks a command's positional arguments (its `Args`), each failing with its own
  * text: `at_most` (`cobra.MaximumNArgs`: `accepts at most N arg(s), received M`), `exact`
- * (`cobra.ExactArgs`: `accepts N arg(s), received M`), `none_quoted` (gh's
+ * (`cobra.ExactArgs`: `accepts N arg(s), received M`), `any` (no `Args`: cobra accepts any
+ * arguments of a command without subcommands), `none_quoted` (gh's
  * `NoArgsQuoteReminder`: `unknown argument "x"`, a flag error with the usage), `none`
  * (`cobra.NoArgs`: `unknown command "x" for "gh label list"`, printed with the usage).
  */
 export type GhArgsRule =
+  | { readonly kind: 'any' }
   | { readonly kind: 'at_most'; readonly count: number }
   | { readonly kind: 'exact'; readonly count: number }
   | { readonly kind: 'none_quoted' }

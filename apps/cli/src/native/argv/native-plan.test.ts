@@ -341,6 +341,32 @@ describe('planNativeInvocation: gh’s own flag and argument errors, printed wit
     );
   });
 
+  it.each<[string[], string]>([
+    [['run', 'watch'], 'run ID required when not running interactively'],
+    [['workflow', 'view'], 'workflow argument required when not running interactively'],
+    [['workflow', 'view', 'ci.yml', '-r', 'main'], '`--yaml` required when specifying `--ref`'],
+    [
+      ['workflow', 'view', 'ci.yml', '-r', 'main', '--yaml=false'],
+      '`--yaml` required when specifying `--ref`',
+    ],
+  ])('prints %j as gh does without a terminal, with the usage', (argv, message) => {
+    const plan = planNativeInvocation(argv, PIPE);
+    expect(plan).toMatchObject({ kind: 'fail', exitCode: 1 });
+    expect(
+      (plan as { stderr: string }).stderr.startsWith(
+        `${message}\n\nUsage:  gh ${argv[0]} ${argv[1]} `,
+      ),
+    ).toBe(true);
+  });
+
+  it.each<[string[], string, string[]]>([
+    [['run', 'watch', '5', '6'], 'run watch', ['5', '6']],
+    [['workflow', 'view', 'ci.yml', '-r', ''], 'workflow view', ['ci.yml']],
+    [['workflow', 'view', 'ci.yml', '-y', '-r', 'main'], 'workflow view', ['ci.yml']],
+  ])('serves %j (gh accepts it)', (argv, command, args) => {
+    expect(planNativeInvocation(argv, PIPE)).toMatchObject({ kind: 'serve', command, args });
+  });
+
   it.each<[string[], Record<string, string[]>]>([
     [['run', 'list', '-s', 'COMPLETED'], { status: ['COMPLETED'] }],
     [['run', 'list', '-L', '0x10', '-b', 'main'], { limit: ['0x10'], branch: ['main'] }],
@@ -420,11 +446,14 @@ describe('planNativeInvocation: properties', () => {
       fc.property(command, fc.array(token), (path, rest) => {
         const argv = [...path, ...rest];
         const piped = planNativeInvocation(argv, PIPE);
-        // A repository gh refuses, and run view's missing id (gh prompts on a terminal), differ.
+        // A repository gh refuses, and a missing run, job or workflow (gh prompts on a
+        // terminal), differ.
         fc.pre(
           piped.kind === 'fail' &&
             piped.code !== 'invalid_repo' &&
-            piped.code !== 'run_or_job_required',
+            piped.code !== 'run_or_job_required' &&
+            piped.code !== 'run_id_required' &&
+            piped.code !== 'workflow_required',
         );
         expect(planNativeInvocation(argv, { ...PIPE, stdoutIsTTY: true })).toEqual(piped);
       }),
