@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAuditStore } from '../storage/audit-store.js';
 import { openSqliteDatabase, type RelayDatabase } from '../storage/sqlite-database.js';
-import type { AuditRecord } from './audit-record.js';
+import { auditRecord } from './__fixtures__/audit-records.js';
 import {
   AuditWriteError,
   canOffloadAuditWrites,
@@ -24,26 +24,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function record(i: number): AuditRecord {
-  return {
-    requestId: `req-${String(i)}`,
-    occurredAt: Date.UTC(2030, 0, 1) + i,
-    poolId: 'default',
-    callerId: 'cal_1',
-    clientId: 'cli_1',
-    routeKey: 'repo_view:octo/hello',
-    routeKind: 'repo_view',
-    identityId: null,
-    status: 200,
-    errorCode: null,
-    fallbackReason: null,
-    backend: null,
-    cacheResult: 'hit',
-    cacheable: true,
-    coalesced: false,
-    durationMs: 1.4,
-  };
-}
+const record = auditRecord;
 
 /** A migrated database in a temporary file (a worker opens it by its path). */
 async function fileDatabase(): Promise<{ database: RelayDatabase; path: string }> {

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteDatabase, type RelayDatabase } from '../storage/sqlite-database.js';
 import { createAuditStore, type AuditStore } from '../storage/audit-store.js';
 import type { AuditRecord } from './audit-record.js';
+import { auditRecord } from './__fixtures__/audit-records.js';
 import { createAuditWriter, type AuditWriterProblem } from './audit-writer.js';
 
 const open: RelayDatabase[] = [];
@@ -9,26 +10,7 @@ afterEach(async () => {
   for (const database of open.splice(0)) await database.close();
 });
 
-function record(i: number): AuditRecord {
-  return {
-    requestId: `req-${String(i)}`,
-    occurredAt: Date.UTC(2030, 0, 1) + i,
-    poolId: 'default',
-    callerId: 'cal_1',
-    clientId: 'cli_1',
-    routeKey: 'repo_view:octo/hello',
-    routeKind: 'repo_view',
-    identityId: null,
-    status: 200,
-    errorCode: null,
-    fallbackReason: null,
-    backend: null,
-    cacheResult: 'hit',
-    cacheable: true,
-    coalesced: false,
-    durationMs: 1.4,
-  };
-}
+const record = auditRecord;
 
 /** A manual timer: `fire()` runs what was scheduled. */
 function manualTimer() {

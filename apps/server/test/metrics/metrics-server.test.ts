@@ -11,14 +11,13 @@ import {
 } from '@relay/forge-sim';
 import { errorBodySchema, relayEnvelopeSchema } from '@relay/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCallerToken, hashToken } from '../../src/auth/caller-token.js';
 import { loadServerConfig, startServer, type RunningServer } from '../../src/index.js';
 import {
   parseMetricSamples,
   sumOf,
   type MetricSample,
 } from '../../src/metrics/__fixtures__/metric-samples.js';
-import { createCallerStore } from '../../src/storage/caller-store.js';
+import { enrollAlice } from '../pipeline/relay-harness.js';
 
 /**
  * GET /metrics of the real relay-server (startServer, loopback socket, SQLite file) against
@@ -64,19 +63,7 @@ beforeAll(async () => {
     now: () => clock.now(),
     readSecret: (name) => Promise.resolve(secrets.get(name)),
   });
-  callerToken = createCallerToken();
-  const callers = createCallerStore(server.database.db, { createId: (p) => `${p}_test` });
-  const enrolled = await callers.enroll({
-    forgeUserId: 1,
-    login: DEMO.users.alice,
-    grantPool: 'team',
-    newPoolPolicyJson: JSON.stringify({ allowed_owners: [DEMO.org] }),
-    clientName: 'laptop',
-    tokenSha256: hashToken(callerToken),
-    nowIso: new Date(clock.now()).toISOString(),
-    expiresAtIso: new Date(clock.now() + 86_400_000).toISOString(),
-  });
-  if (!enrolled.ok) throw new Error('enrollment failed');
+  callerToken = await enrollAlice(server.database.db, clock.now(), 'team');
   patSecret = sim.tokens.addPat({ login: DEMO.users.alice }).token;
   secrets.set('alice_pat', patSecret);
   const registered = await fetch(`${server.url}/v1/admin/pools/team/identities`, {

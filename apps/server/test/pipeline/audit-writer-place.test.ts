@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { DEMO, createForgeSim, seedDemoWorld, type ForgeSim } from '@relay/forge-sim';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCallerToken, hashToken } from '../../src/auth/caller-token.js';
 import { loadServerConfig, startServer } from '../../src/index.js';
-import { createCallerStore } from '../../src/storage/caller-store.js';
+import { enrollAlice, POOL } from './relay-harness.js';
 
 /**
  * RELAY_AUDIT_WRITER on the real relay-server over a SQLite file: `event-loop` (the default)
@@ -51,26 +50,14 @@ async function relayTwice(auditWriter: string | undefined) {
   cleanups.push(async () => {
     if (!closed) await server.close();
   });
-  const token = createCallerToken();
-  const callers = createCallerStore(server.database.db, { createId: (p) => `${p}_test` });
-  const enrolled = await callers.enroll({
-    forgeUserId: 1,
-    login: DEMO.users.alice,
-    grantPool: 'team',
-    newPoolPolicyJson: JSON.stringify({ allowed_owners: [DEMO.org] }),
-    clientName: 'laptop',
-    tokenSha256: hashToken(token),
-    nowIso: new Date().toISOString(),
-    expiresAtIso: new Date(Date.now() + 86_400_000).toISOString(),
-  });
-  if (!enrolled.ok) throw new Error('enrollment failed');
+  const token = await enrollAlice(server.database.db, Date.now());
   let threads: string[] = [];
   for (let i = 0; i < 2; i++) {
     const answer = await fetch(`${server.url}/v1/forge/request`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify({
-        pool: 'team',
+        pool: POOL,
         method: 'GET',
         path: `/repos/${DEMO.org}/${DEMO.publicRepo}/issues`,
       }),

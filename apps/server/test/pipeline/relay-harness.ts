@@ -19,12 +19,15 @@ import { createMemoryCacheStore, type CacheStore } from '@relay/cache';
 import { createMemoryCoordinator, type Coordinator } from '@relay/identity-pool';
 import type { IdentityRegistration, StringRewriteRule } from '@relay/protocol';
 import type { Hono } from 'hono';
+import type { Kysely } from 'kysely';
 import type { AppEnv } from '../../src/app-env.js';
 import type { AuditRecord } from '../../src/audit/audit-record.js';
 import { withCachedCallerLookups } from '../../src/auth/caller-lookup-cache.js';
 import { createCallerToken, hashToken } from '../../src/auth/caller-token.js';
 import { createApp } from '../../src/create-app.js';
 import { createServerServices } from '../../src/create-server-services.js';
+import { createCallerStore } from '../../src/storage/caller-store.js';
+import type { DatabaseSchema } from '../../src/storage/database-schema.js';
 import {
   createRelayPipelineDeps,
   type RelayPipelineWiring,
@@ -232,6 +235,35 @@ export function demoRelayEnv(
     DEFAULT_ALLOWED_OWNERS: DEMO.org,
     DEFAULT_LOGIN_POOL: pool,
   };
+}
+
+/**
+ * Enrolls DEMO's alice as a caller of `pool` (a new pool allowing DEMO's org; client `laptop`)
+ * straight in the relay's database, as login would, and gives her caller token (valid a day).
+ *
+ * @param db - the relay-server's database
+ * @param nowMs - the enrollment time, epoch milliseconds
+ * @param pool - the pool granted (default {@link POOL})
+ */
+export async function enrollAlice(
+  db: Kysely<DatabaseSchema>,
+  nowMs: number,
+  pool: string = POOL,
+): Promise<string> {
+  const token = createCallerToken();
+  const callers = createCallerStore(db, { createId: (p) => `${p}_test` });
+  const enrolled = await callers.enroll({
+    forgeUserId: 1,
+    login: DEMO.users.alice,
+    grantPool: pool,
+    newPoolPolicyJson: JSON.stringify({ allowed_owners: [DEMO.org] }),
+    clientName: 'laptop',
+    tokenSha256: hashToken(token),
+    nowIso: new Date(nowMs).toISOString(),
+    expiresAtIso: new Date(nowMs + 86_400_000).toISOString(),
+  });
+  if (!enrolled.ok) throw new Error('enrollment failed');
+  return token;
 }
 
 /**
