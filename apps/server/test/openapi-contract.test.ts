@@ -15,6 +15,7 @@ import { loadServerConfig, startServer, type RunningServer } from '../src/index.
 import { createOpenApiDocument, toOpenApiPath } from '../src/openapi/openapi-document.js';
 import { OPENAPI_OPERATIONS } from '../src/openapi/openapi-operations.js';
 import { createResponseChecker, type ResponseChecker } from './openapi-response-checker.js';
+import { demoRelayEnv } from './pipeline/relay-harness.js';
 
 /**
  * The contract test: real requests to the real relay-server (startServer, loopback socket,
@@ -47,13 +48,7 @@ beforeAll(async () => {
     RELAY_DATABASE: join(dir, 'relay.db'),
     RELAY_ADMIN_TOKEN: ADMIN,
     RELAY_METRICS_TOKEN: METRICS,
-    RELAY_FORGE_API_URL: sim.urls.api,
-    RELAY_FORGE_WEB_URL: sim.urls.web,
-    RELAY_FORGE_RAW_URL: sim.urls.raw,
-    RELAY_FORGE_LOG_HOSTS: new URL(sim.urls.log).hostname,
-    ALLOWED_FORGE_ORG: DEMO.org,
-    DEFAULT_ALLOWED_OWNERS: DEMO.org,
-    DEFAULT_LOGIN_POOL: POOL,
+    ...demoRelayEnv(sim, POOL),
   });
   if (!config.ok) throw new Error('invalid test configuration');
   server = await startServer(config.value, {

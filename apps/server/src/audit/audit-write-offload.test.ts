@@ -18,13 +18,12 @@ import {
   type AuditWriteOffload,
 } from './audit-write-offload.js';
 import { createAuditWriter, type AuditWriterProblem } from './audit-writer.js';
+import { manualTimers } from '../__fixtures__/manual-timers.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-const record = auditRecord;
 
 /** A migrated database in a temporary file (a worker opens it by its path). */
 async function fileDatabase(): Promise<{ database: RelayDatabase; path: string }> {
@@ -87,26 +86,6 @@ function fakeWorkers() {
   return { started, start };
 }
 
-/** Manual timers: `fire()` runs the pending ones. */
-function manualTimers() {
-  const pending = new Map<number, () => void>();
-  let next = 1;
-  return {
-    setTimer: (callback: () => void) => {
-      const id = next++;
-      pending.set(id, callback);
-      return id;
-    },
-    clearTimer: (handle: unknown) => pending.delete(handle as number),
-    fire: () => {
-      for (const [id, callback] of [...pending]) {
-        pending.delete(id);
-        callback();
-      }
-    },
-  };
-}
-
 describe('audit-write offload', () => {
   it('offloads file databases only, never :memory: or a temporary database', () => {
     expect(canOffloadAuditWrites('/var/lib/relay/relay.db')).toBe(true);
@@ -126,16 +105,18 @@ describe('audit-write offload', () => {
     expect(workers.started).toHaveLength(1);
     expect(workers.started[0]?.referenced).toBe(false);
     let done = false;
-    const first = offload.insertBatch([record(1), record(2)]).then(() => (done = true));
+    const first = offload.insertBatch([auditRecord(1), auditRecord(2)]).then(() => (done = true));
     const fake = workers.started[0];
-    expect(fake?.sent).toEqual([{ kind: 'batch', id: 1, records: [record(1), record(2)] }]);
+    expect(fake?.sent).toEqual([
+      { kind: 'batch', id: 1, records: [auditRecord(1), auditRecord(2)] },
+    ]);
     expect(fake?.referenced).toBe(true);
     await Promise.resolve();
     expect(done).toBe(false);
     fake?.reply({ id: 1, ok: true });
     await first;
     expect(fake?.referenced).toBe(false);
-    const second = offload.insertBatch([record(3)]);
+    const second = offload.insertBatch([auditRecord(3)]);
     fake?.reply({ id: 2, ok: true });
     await second;
     expect(workers.started).toHaveLength(1);
@@ -150,7 +131,7 @@ describe('audit-write offload', () => {
       startWorker: workers.start,
       ...manualTimers(),
     });
-    const refused = offload.insertBatch([record(1)]);
+    const refused = offload.insertBatch([auditRecord(1)]);
     workers.started[0]?.reply({
       id: 1,
       ok: false,
@@ -177,7 +158,7 @@ describe('audit-write offload', () => {
       startWorker: workers.start,
       ...manualTimers(),
     });
-    const lost = offload.insertBatch([record(1)]);
+    const lost = offload.insertBatch([auditRecord(1)]);
     workers.started[0]?.emit('error', new Error('worker crashed'));
     workers.started[0]?.emit('exit', 1);
     const error: unknown = await lost.catch((e: unknown) => e);
@@ -185,7 +166,7 @@ describe('audit-write offload', () => {
     expect(isAuditWriteRetryable(error)).toBe(true);
     expect(workers.started[0]?.terminated).toBe(true);
 
-    const retried = offload.insertBatch([record(1)]);
+    const retried = offload.insertBatch([auditRecord(1)]);
     expect(workers.started).toHaveLength(2);
     workers.started[0]?.reply({ id: 2, ok: true }); // a stale worker's answer is ignored
     workers.started[1]?.reply({ id: 2, ok: true });
@@ -200,7 +181,7 @@ describe('audit-write offload', () => {
       startWorker: workers.start,
       ...timers,
     });
-    const slow = offload.insertBatch([record(1)]);
+    const slow = offload.insertBatch([auditRecord(1)]);
     timers.fire();
     const error: unknown = await slow.catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'audit_worker_timeout' });
@@ -215,14 +196,14 @@ describe('audit-write offload', () => {
       startWorker: workers.start,
       ...manualTimers(),
     });
-    const written = offload.insertBatch([record(1)]);
+    const written = offload.insertBatch([auditRecord(1)]);
     workers.started[0]?.reply({ id: 1, ok: true });
     await written;
     await offload.close();
     expect(workers.started[0]?.sent.at(-1)).toEqual({ kind: 'close' });
     expect(workers.started[0]?.terminated).toBe(false);
     await offload.close(); // idempotent
-    await expect(offload.insertBatch([record(2)])).rejects.toMatchObject({
+    await expect(offload.insertBatch([auditRecord(2)])).rejects.toMatchObject({
       code: 'audit_worker_lost',
     });
 
@@ -237,7 +218,7 @@ describe('audit-write offload', () => {
         return { ...worker, postMessage: (job) => stuck.started[0]?.sent.push(job) };
       },
     });
-    const batch = other.insertBatch([record(1)]);
+    const batch = other.insertBatch([auditRecord(1)]);
     stuck.started[0]?.reply({ id: 1, ok: true });
     await batch;
     const closing = other.close();
@@ -253,7 +234,7 @@ describe('audit-write offload', () => {
         throw new Error('no worker');
       },
     });
-    await expect(unstartable.insertBatch([record(1)])).rejects.toMatchObject({
+    await expect(unstartable.insertBatch([auditRecord(1)])).rejects.toMatchObject({
       code: 'audit_worker_lost',
     });
     expect(attempts).toBe(2);
@@ -304,7 +285,7 @@ describe('audit-write offload', () => {
       isRetryable: isAuditWriteRetryable,
       onError: (problem) => problems.push(problem),
     });
-    for (let i = 0; i < 4; i++) writer.enqueue(record(i));
+    for (let i = 0; i < 4; i++) writer.enqueue(auditRecord(i));
     // Flushed before close: after close a failed batch is dropped at once, not retried.
     await writer.flush();
     await writer.close();
@@ -339,7 +320,7 @@ describe('audit-write offload on a real worker thread', () => {
       isRetryable: isAuditWriteRetryable,
       onError: (problem) => problems.push(problem),
     });
-    for (let i = 0; i < 250; i++) writer.enqueue(record(i));
+    for (let i = 0; i < 250; i++) writer.enqueue(auditRecord(i));
     await writer.close();
     // Committed by the worker's connection, read by the main one.
     expect(await auditRows(database)).toEqual({ rows: 250, rolledUp: 250 });
@@ -385,7 +366,7 @@ describe('audit-write offload on a real worker thread', () => {
       isRetryable: isAuditWriteRetryable,
       onError: (problem) => problems.push(problem),
     });
-    for (let i = 0; i < 15; i++) writer.enqueue(record(i));
+    for (let i = 0; i < 15; i++) writer.enqueue(auditRecord(i));
     await writer.flush();
     await writer.close();
     await offload.close();
@@ -408,7 +389,7 @@ describe('audit-write offload on a real worker thread', () => {
     });
     const offload = createAuditWriteOffload({ path: join(dir, 'missing.db') });
     cleanups.push(() => offload.close());
-    const error: unknown = await offload.insertBatch([record(1)]).catch((e: unknown) => e);
+    const error: unknown = await offload.insertBatch([auditRecord(1)]).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'audit_worker_lost' });
     expect(isAuditWriteRetryable(error)).toBe(true);
   }, 30_000);

@@ -10,8 +10,6 @@ afterEach(async () => {
   for (const database of open.splice(0)) await database.close();
 });
 
-const record = auditRecord;
-
 /** A manual timer: `fire()` runs what was scheduled. */
 function manualTimer() {
   const pending: (() => void)[] = [];
@@ -65,8 +63,8 @@ describe('createAuditWriter', () => {
     const db = await database();
     const timer = manualTimer();
     const writer = createAuditWriter({ store: createAuditStore(db.db), schedule: timer.schedule });
-    expect(writer.enqueue(record(1))).toBe(true);
-    expect(writer.enqueue(record(2))).toBe(true);
+    expect(writer.enqueue(auditRecord(1))).toBe(true);
+    expect(writer.enqueue(auditRecord(2))).toBe(true);
     expect(timer.pending()).toBe(1);
     expect(await db.db.selectFrom('audit').selectAll().execute()).toEqual([]);
     timer.fire();
@@ -88,7 +86,7 @@ describe('createAuditWriter', () => {
       batchSize: 3,
       schedule: manualTimer().schedule,
     });
-    for (let i = 0; i < 7; i++) writer.enqueue(record(i));
+    for (let i = 0; i < 7; i++) writer.enqueue(auditRecord(i));
     expect(writer.backlog()).toBe(7);
     gated.open();
     await writer.flush();
@@ -107,14 +105,14 @@ describe('createAuditWriter', () => {
       schedule: manualTimer().schedule,
       onError: (problem) => problems.push(problem),
     });
-    for (let i = 0; i < 5; i++) writer.enqueue(record(i));
+    for (let i = 0; i < 5; i++) writer.enqueue(auditRecord(i));
     expect(gated.batches).toEqual([3]);
     const closed = writer.close();
     gated.open();
     await closed;
     expect(gated.batches).toEqual([3, 2]);
     expect(await db.db.selectFrom('audit').selectAll().execute()).toHaveLength(5);
-    expect(writer.enqueue(record(9))).toBe(false);
+    expect(writer.enqueue(auditRecord(9))).toBe(false);
     expect(problems).toEqual([{ code: 'audit_queue_full', rows: 1 }]);
   });
 
@@ -136,7 +134,7 @@ describe('createAuditWriter', () => {
       isRetryable: (cause) => cause === away,
       onError: (problem) => problems.push(problem),
     });
-    for (let i = 0; i < 3; i++) writer.enqueue(record(i));
+    for (let i = 0; i < 3; i++) writer.enqueue(auditRecord(i));
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(problems).toEqual([{ code: 'audit_batch_deferred', rows: 2 }]);
     expect(writer.backlog()).toBe(3);
@@ -148,7 +146,7 @@ describe('createAuditWriter', () => {
     expect(problems.map((p) => p.code)).toEqual(['audit_batch_deferred', 'audit_batch_deferred']);
 
     failures = Number.POSITIVE_INFINITY;
-    writer.enqueue(record(7));
+    writer.enqueue(auditRecord(7));
     await writer.close();
     expect(problems.at(-1)).toMatchObject({ code: 'audit_batch_failed', rows: 1 });
   });
@@ -164,13 +162,13 @@ describe('createAuditWriter', () => {
       schedule: manualTimer().schedule,
       onError: (p) => problems.push(p),
     });
-    const accepted = [1, 2, 3, 4, 5].map((i) => writer.enqueue(record(i)));
+    const accepted = [1, 2, 3, 4, 5].map((i) => writer.enqueue(auditRecord(i)));
     expect(accepted).toEqual([true, true, true, true, false]);
     expect(problems).toEqual([{ code: 'audit_queue_full', rows: 1 }]);
     gated.open();
     await writer.close();
     expect(await db.db.selectFrom('audit').selectAll().execute()).toHaveLength(4);
-    expect(writer.enqueue(record(9))).toBe(false);
+    expect(writer.enqueue(auditRecord(9))).toBe(false);
   });
 
   it('reports a failed batch and keeps writing later ones', async () => {
@@ -192,8 +190,8 @@ describe('createAuditWriter', () => {
       schedule: manualTimer().schedule,
       onError: (p) => problems.push(p),
     });
-    writer.enqueue(record(1));
-    writer.enqueue(record(2));
+    writer.enqueue(auditRecord(1));
+    writer.enqueue(auditRecord(2));
     await writer.flush();
     expect(problems.map((p) => p.code)).toEqual(['audit_batch_failed']);
     expect(
@@ -211,17 +209,17 @@ describe('createAuditWriter', () => {
       schedule: timer.schedule,
     });
     // A full batch starts writing; a row queued meanwhile arms the partial-batch timer.
-    writer.enqueue(record(1));
-    writer.enqueue(record(2));
-    writer.enqueue(record(3));
+    writer.enqueue(auditRecord(1));
+    writer.enqueue(auditRecord(2));
+    writer.enqueue(auditRecord(3));
     expect(timer.pending()).toBe(1);
     gated.open();
     await writer.flush();
     // The timer fires with nothing left to write...
     timer.fire();
     // ...and later rows are still written, and flush still returns.
-    writer.enqueue(record(4));
-    writer.enqueue(record(5));
+    writer.enqueue(auditRecord(4));
+    writer.enqueue(auditRecord(5));
     await writer.flush();
     expect(writer.backlog()).toBe(0);
     expect(await db.db.selectFrom('audit').selectAll().execute()).toHaveLength(5);

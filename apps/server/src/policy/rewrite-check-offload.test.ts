@@ -5,6 +5,7 @@ import {
   type CheckWorker,
   type RewriteCheckOffload,
 } from './rewrite-check-offload.js';
+import { manualTimers } from '../__fixtures__/manual-timers.js';
 
 const RULES = [{ pattern: 'bluefalcon', replacement: '' }];
 
@@ -40,26 +41,6 @@ function fakeWorkers() {
     return record.worker;
   };
   return { started, start };
-}
-
-/** Manual timers: `fire()` runs the pending ones. */
-function manualTimers() {
-  const pending = new Map<number, () => void>();
-  let next = 1;
-  return {
-    setTimer: (callback: () => void) => {
-      const id = next++;
-      pending.set(id, callback);
-      return id;
-    },
-    clearTimer: (handle: unknown) => pending.delete(handle as number),
-    fire: () => {
-      for (const [id, callback] of [...pending]) {
-        pending.delete(id);
-        callback();
-      }
-    },
-  };
 }
 
 let offload: RewriteCheckOffload | undefined;

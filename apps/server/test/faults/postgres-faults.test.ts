@@ -16,6 +16,7 @@ import {
 } from '../../src/storage/__fixtures__/test-databases.js';
 import { startTcpProxy, type TestTcpProxy } from '../../src/storage/__fixtures__/tcp-proxy.js';
 import { createCallerStore } from '../../src/storage/caller-store.js';
+import { demoRelayEnv } from '../pipeline/relay-harness.js';
 
 /**
  * PostgreSQL lost mid-load (issue 25 item 4): relay-server reaches PostgreSQL through a TCP
@@ -46,13 +47,7 @@ describe.runIf(POSTGRES_AVAILABLE)('relay-server on PostgreSQL when PostgreSQL i
       RELAY_DATABASE_URL: viaProxy.href,
       RELAY_DATABASE_SCHEMA: schema,
       RELAY_ADMIN_TOKEN: ADMIN,
-      RELAY_FORGE_API_URL: sim.urls.api,
-      RELAY_FORGE_WEB_URL: sim.urls.web,
-      RELAY_FORGE_RAW_URL: sim.urls.raw,
-      RELAY_FORGE_LOG_HOSTS: new URL(sim.urls.log).hostname,
-      ALLOWED_FORGE_ORG: DEMO.org,
-      DEFAULT_ALLOWED_OWNERS: DEMO.org,
-      DEFAULT_LOGIN_POOL: 'team',
+      ...demoRelayEnv(sim, 'team'),
     };
     const config = loadServerConfig(env);
     if (!config.ok) throw new Error('invalid test configuration');

@@ -12,6 +12,7 @@ import { errorBodySchema, loginResponseSchema, relayEnvelopeSchema } from '@rela
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadServerConfig, startServer, type RunningServer } from '../../src/index.js';
 import { createServerLogger, toLogSinks } from '../../src/logging/server-logger.js';
+import { demoRelayEnv } from '../pipeline/relay-harness.js';
 
 /**
  * The structured logs of a whole scenario on the real relay-server (startServer, loopback
@@ -40,13 +41,7 @@ beforeAll(async () => {
     RELAY_PORT: '0',
     RELAY_DATABASE: join(dir, 'relay.db'),
     RELAY_ADMIN_TOKEN: ADMIN,
-    RELAY_FORGE_API_URL: sim.urls.api,
-    RELAY_FORGE_WEB_URL: sim.urls.web,
-    RELAY_FORGE_RAW_URL: sim.urls.raw,
-    RELAY_FORGE_LOG_HOSTS: new URL(sim.urls.log).hostname,
-    ALLOWED_FORGE_ORG: DEMO.org,
-    DEFAULT_ALLOWED_OWNERS: DEMO.org,
-    DEFAULT_LOGIN_POOL: 'team',
+    ...demoRelayEnv(sim, 'team'),
     RELAY_LOG_LEVEL: 'trace',
   });
   if (!config.ok) throw new Error('invalid test configuration');

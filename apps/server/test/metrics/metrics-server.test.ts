@@ -17,7 +17,7 @@ import {
   sumOf,
   type MetricSample,
 } from '../../src/metrics/__fixtures__/metric-samples.js';
-import { enrollAlice } from '../pipeline/relay-harness.js';
+import { demoRelayEnv, enrollAlice, registerAliceIdentity } from '../pipeline/relay-harness.js';
 
 /**
  * GET /metrics of the real relay-server (startServer, loopback socket, SQLite file) against
@@ -50,13 +50,7 @@ beforeAll(async () => {
     RELAY_DATABASE: join(dir, 'relay.db'),
     RELAY_ADMIN_TOKEN: ADMIN,
     RELAY_METRICS_TOKEN: METRICS,
-    RELAY_FORGE_API_URL: sim.urls.api,
-    RELAY_FORGE_WEB_URL: sim.urls.web,
-    RELAY_FORGE_RAW_URL: sim.urls.raw,
-    RELAY_FORGE_LOG_HOSTS: new URL(sim.urls.log).hostname,
-    ALLOWED_FORGE_ORG: DEMO.org,
-    DEFAULT_ALLOWED_OWNERS: DEMO.org,
-    DEFAULT_LOGIN_POOL: 'team',
+    ...demoRelayEnv(sim, 'team'),
   });
   if (!config.ok) throw new Error('invalid test configuration');
   server = await startServer(config.value, {
@@ -66,18 +60,7 @@ beforeAll(async () => {
   callerToken = await enrollAlice(server.database.db, clock.now(), 'team');
   patSecret = sim.tokens.addPat({ login: DEMO.users.alice }).token;
   secrets.set('alice_pat', patSecret);
-  const registered = await fetch(`${server.url}/v1/admin/pools/team/identities`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      id: 'alice',
-      kind: 'pat',
-      login: DEMO.users.alice,
-      secret_ref: 'alice_pat',
-      scopes: [{ owner: DEMO.org }],
-    }),
-  });
-  if (registered.status !== 201) throw new Error(`registration: ${String(registered.status)}`);
+  await registerAliceIdentity(server.url, ADMIN, 'team');
 });
 afterAll(async () => {
   await server.close();

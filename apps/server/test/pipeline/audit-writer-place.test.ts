@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { DEMO, createForgeSim, seedDemoWorld, type ForgeSim } from '@relay/forge-sim';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadServerConfig, startServer } from '../../src/index.js';
-import { enrollAlice, POOL } from './relay-harness.js';
+import { demoRelayEnv, enrollAlice, POOL } from './relay-harness.js';
 
 /**
  * RELAY_AUDIT_WRITER on the real relay-server over a SQLite file: `event-loop` (the default)
@@ -38,10 +38,7 @@ async function relayTwice(auditWriter: string | undefined) {
     RELAY_PORT: '0',
     RELAY_DATABASE: file,
     RELAY_ADMIN_TOKEN: ADMIN,
-    RELAY_FORGE_API_URL: sim.urls.api,
-    RELAY_FORGE_WEB_URL: sim.urls.web,
-    RELAY_FORGE_RAW_URL: sim.urls.raw,
-    DEFAULT_ALLOWED_OWNERS: DEMO.org,
+    ...demoRelayEnv(sim, POOL),
     ...(auditWriter === undefined ? {} : { RELAY_AUDIT_WRITER: auditWriter }),
   });
   if (!config.ok) throw new Error('invalid test configuration');

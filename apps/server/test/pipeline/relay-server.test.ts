@@ -9,6 +9,7 @@ import { relayEnvelopeSchema } from '@relay/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadServerConfig, startServer, type RunningServer } from '../../src/index.js';
 import {
+  demoRelayEnv,
   enrollAlice,
   openServerBackend,
   registerAliceIdentity,
@@ -35,13 +36,7 @@ beforeAll(async () => {
     RELAY_PORT: '0',
     ...backend.env,
     RELAY_ADMIN_TOKEN: ADMIN,
-    RELAY_FORGE_API_URL: sim.urls.api,
-    RELAY_FORGE_WEB_URL: sim.urls.web,
-    RELAY_FORGE_RAW_URL: sim.urls.raw,
-    RELAY_FORGE_LOG_HOSTS: new URL(sim.urls.log).hostname,
-    ALLOWED_FORGE_ORG: DEMO.org,
-    DEFAULT_ALLOWED_OWNERS: DEMO.org,
-    DEFAULT_LOGIN_POOL: 'team',
+    ...demoRelayEnv(sim, 'team'),
   });
   if (!config.ok) throw new Error('invalid test configuration');
   server = await startServer(config.value, {
