@@ -42,15 +42,27 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export const DEFAULT_LOG_LEVEL: LogLevel = 'info';
 
 /**
+ * One of `values` from a variable: blank or unset is `fallback`; case and surrounding spaces do
+ * not matter; anything else is undefined (an invalid configuration).
+ */
+function parseChoice<T extends string>(
+  raw: string | undefined,
+  values: readonly T[],
+  fallback: T,
+): T | undefined {
+  const value = raw?.trim().toLowerCase();
+  if (value === undefined || value === '') return fallback;
+  return values.find((candidate) => candidate === value);
+}
+
+/**
  * RELAY_LOG_LEVEL as a level: blank or unset is {@link DEFAULT_LOG_LEVEL}; case and surrounding
  * spaces do not matter; anything else is undefined (an invalid configuration).
  *
  * @param raw - the variable's value
  */
 export function parseLogLevel(raw: string | undefined): LogLevel | undefined {
-  const value = raw?.trim().toLowerCase();
-  if (value === undefined || value === '') return DEFAULT_LOG_LEVEL;
-  return (LOG_LEVELS as readonly string[]).includes(value) ? (value as LogLevel) : undefined;
+  return parseChoice(raw, LOG_LEVELS, DEFAULT_LOG_LEVEL);
 }
 
 /**
@@ -74,11 +86,7 @@ export const DEFAULT_AUDIT_WRITER: AuditWriterPlace = 'event-loop';
  * @param raw - the variable's value
  */
 export function parseAuditWriter(raw: string | undefined): AuditWriterPlace | undefined {
-  const value = raw?.trim().toLowerCase();
-  if (value === undefined || value === '') return DEFAULT_AUDIT_WRITER;
-  return (AUDIT_WRITERS as readonly string[]).includes(value)
-    ? (value as AuditWriterPlace)
-    : undefined;
+  return parseChoice(raw, AUDIT_WRITERS, DEFAULT_AUDIT_WRITER);
 }
 
 /** The server's configuration, read from the environment of DESIGN.md §3. */
