@@ -12,10 +12,9 @@ import {
 } from '@relay/forge-sim';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCallerToken, hashToken } from '../src/auth/caller-token.js';
 import { loadServerConfig, startServer, type RunningServer } from '../src/index.js';
 import { DASHBOARD_CSP } from '../src/routes/dashboard-route.js';
-import { createCallerStore } from '../src/storage/caller-store.js';
+import { enrollAlice } from './pipeline/relay-harness.js';
 
 /**
  * The stats dashboard end to end: apps/dashboard built with Vite, served by a real relay-server
@@ -90,19 +89,7 @@ describe.skipIf(!hasChromium)(
 
       // A caller of the pool, and two identities: alice (a working PAT) and bob, whose secret
       // binding is missing (a credential cooldown when selection tries it first).
-      callerToken = createCallerToken();
-      const callers = createCallerStore(server.database.db, { createId: (p) => `${p}_e2e` });
-      const enrolled = await callers.enroll({
-        forgeUserId: 1,
-        login: DEMO.users.alice,
-        grantPool: POOL,
-        newPoolPolicyJson: JSON.stringify({ allowed_owners: [DEMO.org] }),
-        clientName: 'laptop',
-        tokenSha256: hashToken(callerToken),
-        nowIso: new Date(clock.now()).toISOString(),
-        expiresAtIso: new Date(clock.now() + 86_400_000).toISOString(),
-      });
-      if (!enrolled.ok) throw new Error('enrollment failed');
+      callerToken = await enrollAlice(server.database, clock.now(), POOL);
       secrets.set('alice_pat', forge.tokens.addPat({ login: DEMO.users.alice }).token);
       for (const identity of [
         { id: 'alice', secret_ref: 'alice_pat', weight: 100 },

@@ -57,7 +57,7 @@ beforeAll(async () => {
     now: () => clock.now(),
     readSecret: (name) => Promise.resolve(secrets.get(name)),
   });
-  callerToken = await enrollAlice(server.database.db, clock.now(), 'team');
+  callerToken = await enrollAlice(server.database, clock.now(), 'team');
   patSecret = sim.tokens.addPat({ login: DEMO.users.alice }).token;
   secrets.set('alice_pat', patSecret);
   await registerAliceIdentity(server.url, ADMIN, 'team');

@@ -47,7 +47,7 @@ async function relayTwice(auditWriter: string | undefined) {
   cleanups.push(async () => {
     if (!closed) await server.close();
   });
-  const token = await enrollAlice(server.database.db, Date.now());
+  const token = await enrollAlice(server.database, Date.now());
   let threads: string[] = [];
   for (let i = 0; i < 2; i++) {
     const answer = await fetch(`${server.url}/v1/forge/request`, {

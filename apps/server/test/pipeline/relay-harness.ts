@@ -19,7 +19,6 @@ import { createMemoryCacheStore, type CacheStore } from '@relay/cache';
 import { createMemoryCoordinator, type Coordinator } from '@relay/identity-pool';
 import type { IdentityRegistration, StringRewriteRule } from '@relay/protocol';
 import type { Hono } from 'hono';
-import type { Kysely } from 'kysely';
 import type { AppEnv } from '../../src/app-env.js';
 import type { AuditRecord } from '../../src/audit/audit-record.js';
 import { withCachedCallerLookups } from '../../src/auth/caller-lookup-cache.js';
@@ -27,7 +26,6 @@ import { createCallerToken, hashToken } from '../../src/auth/caller-token.js';
 import { createApp } from '../../src/create-app.js';
 import { createServerServices } from '../../src/create-server-services.js';
 import { createCallerStore } from '../../src/storage/caller-store.js';
-import type { DatabaseSchema } from '../../src/storage/database-schema.js';
 import {
   createRelayPipelineDeps,
   type RelayPipelineWiring,
@@ -239,19 +237,23 @@ export function demoRelayEnv(
 
 /**
  * Enrolls DEMO's alice as a caller of `pool` (a new pool allowing DEMO's org; client `laptop`)
- * straight in the relay's database, as login would, and gives her caller token (valid a day).
+ * straight in the relay's database, as login would (under its write lock, which replicas on
+ * PostgreSQL share), and gives her caller token (valid a day).
  *
- * @param db - the relay-server's database
+ * @param database - the relay-server's database
  * @param nowMs - the enrollment time, epoch milliseconds
  * @param pool - the pool granted (default {@link POOL})
  */
 export async function enrollAlice(
-  db: Kysely<DatabaseSchema>,
+  database: Pick<RelayDatabase, 'db' | 'writeLock'>,
   nowMs: number,
   pool: string = POOL,
 ): Promise<string> {
   const token = createCallerToken();
-  const callers = createCallerStore(db, { createId: (p) => `${p}_test` });
+  const callers = createCallerStore(database.db, {
+    createId: (p) => `${p}_test`,
+    writeLock: database.writeLock,
+  });
   const enrolled = await callers.enroll({
     forgeUserId: 1,
     login: DEMO.users.alice,

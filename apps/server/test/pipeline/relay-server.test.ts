@@ -43,7 +43,7 @@ beforeAll(async () => {
     now: () => clock.now(),
     readSecret: (name) => Promise.resolve(secrets.get(name)),
   });
-  callerToken = await enrollAlice(server.database.db, clock.now(), 'team');
+  callerToken = await enrollAlice(server.database, clock.now(), 'team');
   secrets.set('alice_pat', sim.tokens.addPat({ login: DEMO.users.alice }).token);
   await registerAliceIdentity(server.url, ADMIN, 'team');
 });

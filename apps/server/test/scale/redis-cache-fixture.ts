@@ -5,12 +5,11 @@ import {
   seedDemoWorld,
   type ForgeSim,
 } from '@relay/forge-sim';
-import { createCallerToken, hashToken } from '../../src/auth/caller-token.js';
 import { loadServerConfig, startServer, type RunningServer } from '../../src/index.js';
 import { TEST_REDIS_URL } from '../../src/scale/__fixtures__/test-redis.js';
-import { createCallerStore } from '../../src/storage/caller-store.js';
 import {
   demoRelayEnv,
+  enrollAlice,
   openScaledBackend,
   registerAliceIdentity,
 } from '../pipeline/relay-harness.js';
@@ -92,22 +91,7 @@ export async function startReplicaSet(
     secrets.set('alice_pat', sim.tokens.addPat({ login: DEMO.users.alice }).token);
     await registerAliceIdentity(first.url, REPLICA_ADMIN, REPLICA_POOL);
   }
-  const callerToken = createCallerToken();
-  const callers = createCallerStore(first.database.db, {
-    createId: (p) => `${p}_replicas`,
-    writeLock: first.database.writeLock,
-  });
-  const enrolled = await callers.enroll({
-    forgeUserId: 1,
-    login: DEMO.users.alice,
-    grantPool: REPLICA_POOL,
-    newPoolPolicyJson: JSON.stringify({ allowed_owners: [DEMO.org] }),
-    clientName: 'laptop',
-    tokenSha256: hashToken(callerToken),
-    nowIso: new Date(clock.now()).toISOString(),
-    expiresAtIso: new Date(clock.now() + 86_400_000).toISOString(),
-  });
-  if (!enrolled.ok) throw new Error('enrollment failed');
+  const callerToken = await enrollAlice(first.database, clock.now(), REPLICA_POOL);
 
   return {
     sim,
