@@ -82,6 +82,37 @@ describe('reduceRepoView', () => {
     for (const key of Object.keys(reduced)) expect(REPO_VIEW_PUBLIC_FIELDS).toContain(key);
   });
 
+  it('keeps the fields in the order the forge wrote them, nested objects included', () => {
+    // An upstream order unlike the list's: what gh api prints is the forge's order.
+    const reversed: Record<string, unknown> = Object.fromEntries(
+      Object.entries(adminView)
+        .reverse()
+        .map(([key, value]) =>
+          key === 'owner' || key === 'license'
+            ? [key, Object.fromEntries(Object.entries(value as object).reverse())]
+            : [key, value],
+        ),
+    );
+    const reduced = reduceRepoView(reversed) as Record<string, Record<string, unknown>>;
+    const kept = (source: object, allowed: object) =>
+      Object.keys(source).filter((key) => Object.hasOwn(allowed, key));
+    const expected = reduceRepoView(adminView) as Record<string, Record<string, unknown>>;
+    expect(Object.keys(reduced)).toEqual(kept(reversed, expected));
+    expect(Object.keys(reduced)).toEqual(Object.keys(expected).reverse());
+    expect(Object.keys(reduced.owner ?? {})).toEqual(Object.keys(expected.owner ?? {}).reverse());
+    expect(Object.keys(reduced.license ?? {})).toEqual(
+      Object.keys(expected.license ?? {}).reverse(),
+    );
+  });
+
+  it('never sets a prototype from a __proto__ key of the body', () => {
+    const reduced = reduceRepoView(
+      JSON.parse('{"__proto__":{"polluted":true},"id":1,"name":"x"}'),
+    ) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(reduced)).toBe(Object.prototype);
+    expect(reduced).toEqual({ id: 1, name: 'x' });
+  });
+
   it('leaves its input and non-object bodies alone', () => {
     const copy = structuredClone(adminView);
     reduceRepoView(adminView);

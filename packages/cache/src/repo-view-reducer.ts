@@ -1,6 +1,6 @@
 import type { RouteKind } from '@relay/protocol';
 
-const ACCOUNT_FIELDS: readonly string[] = [
+const ACCOUNT_FIELDS: ReadonlySet<string> = new Set([
   'login',
   'id',
   'node_id',
@@ -20,9 +20,16 @@ const ACCOUNT_FIELDS: readonly string[] = [
   'type',
   'user_view_type',
   'site_admin',
-];
+]);
 
-const LICENSE_FIELDS: readonly string[] = ['key', 'name', 'spdx_id', 'url', 'node_id', 'html_url'];
+const LICENSE_FIELDS: ReadonlySet<string> = new Set([
+  'key',
+  'name',
+  'spdx_id',
+  'url',
+  'node_id',
+  'html_url',
+]);
 
 /**
  * The public repository metadata the shared cache keeps, and every caller sees. Fields that
@@ -118,6 +125,7 @@ export const REPO_VIEW_PUBLIC_FIELDS: readonly string[] = [
   'template_repository',
 ];
 
+const PUBLIC_FIELDS: ReadonlySet<string> = new Set(REPO_VIEW_PUBLIC_FIELDS);
 const NESTED_REPOSITORY_FIELDS = new Set(['parent', 'source', 'template_repository']);
 const ACCOUNT_OBJECT_FIELDS = new Set(['owner', 'organization']);
 
@@ -125,10 +133,14 @@ function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function pick(source: Readonly<Record<string, unknown>>, fields: readonly string[]) {
+/**
+ * The listed fields of `source`, in `source`'s own key order: the reduced body keeps the order
+ * the forge wrote, so that `gh api` through the relay prints the fields as GitHub sent them.
+ */
+function pick(source: Readonly<Record<string, unknown>>, fields: ReadonlySet<string>) {
   const picked: Record<string, unknown> = {};
-  for (const field of fields) {
-    if (Object.hasOwn(source, field)) picked[field] = source[field];
+  for (const field of Object.keys(source)) {
+    if (fields.has(field)) picked[field] = source[field];
   }
   return picked;
 }
@@ -138,8 +150,9 @@ function reduceRepository(
   depth: number,
 ): Record<string, unknown> {
   const reduced: Record<string, unknown> = {};
-  for (const field of REPO_VIEW_PUBLIC_FIELDS) {
-    if (!Object.hasOwn(repository, field)) continue;
+  // The upstream's key order, not the list's (see `pick`).
+  for (const field of Object.keys(repository)) {
+    if (!PUBLIC_FIELDS.has(field)) continue;
     const value = repository[field];
     if (ACCOUNT_OBJECT_FIELDS.has(field)) {
       reduced[field] = isRecord(value) ? pick(value, ACCOUNT_FIELDS) : value;
@@ -158,7 +171,8 @@ function reduceRepository(
 /**
  * Reduces a `repo_view` body to the fixed public metadata subset ({@link REPO_VIEW_PUBLIC_FIELDS},
  * with `owner`, `organization` and `license` reduced to their public fields and `parent`,
- * `source` and `template_repository` reduced the same way). A body that is not a JSON object
+ * `source` and `template_repository` reduced the same way). Kept fields stay in the order the
+ * body has them. A body that is not a JSON object
  * (an error message, a redirect) is returned unchanged.
  *
  * @param body - the parsed upstream body.
