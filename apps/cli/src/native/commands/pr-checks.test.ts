@@ -346,6 +346,19 @@ describe('runPrChecks --json', () => {
     expect(port.reads.some((read) => read.path === `${REPO}/actions/runs`)).toBe(true);
   });
 
+  it('--json "" (no field): an empty object per check, as gh’s exporter writes them', async () => {
+    const { options, bind } = setUp();
+    const port = bind(
+      checksWorld({ checkRuns: [run('a', 1), run('b', 2, { conclusion: 'failure' })] }),
+    );
+    expect(await runPrChecks(port, plan(['7'], { json: [''] }), options)).toEqual({
+      kind: 'done',
+      stdout: '[{},{}]\n',
+      stderr: '',
+      code: 0,
+    });
+  });
+
   it('reads no Actions runs when no field needs them and names are distinct', async () => {
     const { options, bind } = setUp();
     const port = bind(checksWorld({ checkRuns: [run('a', 1), run('b', 2)] }));

@@ -10,6 +10,8 @@ import type { GoJsonValue } from './go-json-encoder.js';
 import { compareBytes } from './go-json-encoder.js';
 import { parseCsvRecord } from './json-field-catalogue.js';
 import type { JsonFieldError } from './json-field-catalogue.js';
+import { PR_CHECKS_JSON_FIELDS } from './checks-json-fields.js';
+import type { PrChecksField } from './checks-json-fields.js';
 import { GO_ZERO_TIME, renderTsvTable } from './tsv-table.js';
 
 /**
@@ -72,21 +74,8 @@ export interface CheckAggregate {
   readonly counts: CheckCounts;
 }
 
-/** `pr checks --json` fields, in gh's declaration order (`prCheckFields`). */
-export const PR_CHECKS_JSON_FIELDS = [
-  'name',
-  'state',
-  'startedAt',
-  'completedAt',
-  'link',
-  'bucket',
-  'event',
-  'workflow',
-  'description',
-] as const;
-
-/** A `pr checks --json` field. */
-export type PrChecksField = (typeof PR_CHECKS_JSON_FIELDS)[number];
+export { PR_CHECKS_JSON_FIELDS } from './checks-json-fields.js';
+export type { PrChecksField } from './checks-json-fields.js';
 
 /** Epoch milliseconds of a context time; Go's zero time sorts before every real one. */
 function timeValue(time: string | undefined): number {
@@ -317,6 +306,6 @@ export function selectChecksJsonFields(flags: Readonly<Record<string, readonly s
       if (!fields.includes(field)) fields.push(field);
     }
   }
-  if (fields.length === 0) return { ok: false, error: { code: 'missing_fields', available } };
+  // `--json ""` (or only commas) selects no field: gh prints an empty object per check.
   return { ok: true, value: { kind: 'json', fields, jq } };
 }
