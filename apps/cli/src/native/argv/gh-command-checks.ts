@@ -63,6 +63,16 @@ export const GH_USAGE_FAILURES = [
   'ref_without_yaml',
   /** A `-R`/GH_REPO value (or a `repo view` argument) that is not `[HOST/]OWNER/REPO`. */
   'invalid_repo',
+  /** A search command with neither keywords nor flags. */
+  'search_keywords_required',
+  /** A search `--limit` outside 1..1000. */
+  'search_limit_range',
+  /** `pr checks --fail-fast` without `--watch`. */
+  'fail_fast_without_watch',
+  /** `pr checks --interval` without `--watch`. */
+  'interval_without_watch',
+  /** `pr checks --interval` seconds Go's `time.ParseDuration` refuses (overflow). */
+  'invalid_interval',
 ] as const;
 
 /** Which gh check refused the command line. */
@@ -342,6 +352,60 @@ function checkWorkflowView(parsed: ParsedGhArgv, terminal: boolean): GhCheckOutc
   return undefined;
 }
 
+/** gh's `shared.SearchMaxResults`: the most results a search `--limit` may ask for. */
+const SEARCH_MAX_RESULTS = 1000n;
+
+/**
+ * The search commands' `RunE` checks (gh v2.60 `pkg/cmd/search/*`), in gh's order: neither a
+ * keyword nor any flag (cobra's `NFlag`, which counts a flag given even as empty or `false`),
+ * then `--limit` outside 1..1000, then (`search issues`, `search prs`) `--author` with `--app`.
+ */
+function checkSearch(
+  command: ServedCommandName,
+  parsed: ParsedGhArgv,
+  authorApp: boolean,
+): GhCheckOutcome {
+  if (parsed.args.length === 0 && Object.keys(parsed.flags).length === 0) {
+    return withUsage('search_keywords_required', command, 'specify search keywords or flags');
+  }
+  const limit = limitValue(parsed);
+  if (limit < 1n || limit > SEARCH_MAX_RESULTS) {
+    return withUsage('search_limit_range', command, '`--limit` must be between 1 and 1000');
+  }
+  return authorApp ? checkAuthorApp(command, parsed) : undefined;
+}
+
+/**
+ * The most `--interval` seconds Go's `time.ParseDuration` reads (`1<<63 / time.Second`); gh
+ * parses `fmt.Sprintf("%ds", interval)` and refuses a larger magnitude.
+ */
+const MAX_DURATION_SECONDS = 9_223_372_036n;
+
+/**
+ * `pr checks`' `RunE` checks (gh v2.60 `NewCmdChecks`), in gh's order: a non-empty `-R`
+ * without an argument, `--fail-fast` (on) without `--watch` (on), `--interval` (given, whatever
+ * its value) without `--watch`, then an interval `time.ParseDuration` overflows on.
+ */
+function checkPrChecks(parsed: ParsedGhArgv): GhCheckOutcome {
+  const repo = checkRepoArgument('pr checks', parsed, '`--repo`');
+  if (repo !== undefined) return repo;
+  const watch = lastFlagValue(parsed, 'watch') === 'true';
+  if (lastFlagValue(parsed, 'fail-fast') === 'true' && !watch) {
+    const message = 'cannot use `--fail-fast` flag without `--watch` flag';
+    return withUsage('fail_fast_without_watch', 'pr checks', message);
+  }
+  const interval = lastFlagValue(parsed, 'interval');
+  if (interval === undefined) return undefined;
+  if (!watch) {
+    const message = 'cannot use `--interval` flag without `--watch` flag';
+    return withUsage('interval_without_watch', 'pr checks', message);
+  }
+  const seconds = parseGoInt(interval) ?? 0n;
+  if (seconds <= MAX_DURATION_SECONDS && seconds >= -MAX_DURATION_SECONDS) return undefined;
+  const message = `could not parse \`--interval\` flag: time: invalid duration "${seconds}s"`;
+  return withUsage('invalid_interval', 'pr checks', message);
+}
+
 /**
  * Each command's `RunE` checks before any request, in gh's order (gh v2.60 `NewCmd*`); the
  * other served commands have none. `terminal`: whether gh's stdout is a terminal.
@@ -351,6 +415,12 @@ const RUN_CHECKS: Partial<
 > = {
   'pr view': (parsed) => checkRepoArgument('pr view', parsed, '--repo'),
   'pr diff': (parsed) => checkRepoArgument('pr diff', parsed, '`--repo`') ?? checkDiffColor(parsed),
+  'pr checks': checkPrChecks,
+  'search issues': (parsed) => checkSearch('search issues', parsed, true),
+  'search prs': (parsed) => checkSearch('search prs', parsed, true),
+  'search repos': (parsed) => checkSearch('search repos', parsed, false),
+  'search code': (parsed) => checkSearch('search code', parsed, false),
+  'search commits': (parsed) => checkSearch('search commits', parsed, false),
   'pr list': (parsed) =>
     checkLimit('pr list', parsed, (limit) => `invalid value for --limit: ${limit}`) ??
     checkAuthorApp('pr list', parsed),

@@ -1,3 +1,4 @@
+import { PR_CHECKS_JSON_FIELDS } from './checks-json-fields.js';
 import { compareBytes } from './go-json-encoder.js';
 import {
   SEARCH_CODE_JSON_FIELDS,
@@ -216,6 +217,7 @@ export const JSON_FIELD_CATALOGUES = {
   'run list': RUN_LIST_JSON_FIELDS,
   'run view': RUN_VIEW_JSON_FIELDS,
   'workflow list': WORKFLOW_LIST_JSON_FIELDS,
+  'pr checks': PR_CHECKS_JSON_FIELDS,
 } as const satisfies Readonly<Record<string, readonly string[]>>;
 
 /** A command with a `--json` catalogue. */
