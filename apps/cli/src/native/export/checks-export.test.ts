@@ -6,7 +6,9 @@ import {
   eliminateDuplicates,
   formatGoDuration,
   formatWatchHeader,
+  renderChecksTable,
   selectChecksJsonFields,
+  sortChecksTable,
 } from './checks-export.js';
 import type { CheckContext } from './checks-export.js';
 import { toCheckContexts, needsRunAssociation } from './checks-rest.js';
@@ -118,6 +120,42 @@ describe('aggregateChecks', () => {
     ]);
     expect(counts).toEqual({ failed: 1, passed: 1, pending: 1, skipping: 0, canceled: 0 });
     expect(checksExitCode(counts)).toBe(1);
+  });
+});
+
+describe('sortChecksTable (gh printTable’s sort.Slice)', () => {
+  it('orders names and links by their UTF-8 bytes, as Go compares strings', () => {
+    // U+1F680 is F0 9F 9A 80 in UTF-8 (after U+FF46's EF BD 86), but a surrogate pair in
+    // UTF-16 (before U+FF46): JavaScript's `<` would put the rocket first.
+    const { rows } = aggregateChecks([
+      context({ name: '\u{1F680} deploy', status: 'COMPLETED', conclusion: 'SUCCESS' }),
+      context({ name: '\uFF46ull', status: 'COMPLETED', conclusion: 'SUCCESS' }),
+      context({ context: 'ci', state: 'SUCCESS', targetUrl: 'https://x/\u{1F680}' }),
+      context({ context: 'ci2', state: 'SUCCESS', targetUrl: 'https://x/\uFF46' }),
+    ]);
+    const sorted = [...rows];
+    sortChecksTable(sorted);
+    expect(renderChecksTable(sorted)).toBe(
+      [
+        'ci\tpass\t0\thttps://x/\u{1F680}\t',
+        'ci2\tpass\t0\thttps://x/\uFF46\t',
+        '\uFF46ull\tpass\t0\t\t',
+        '\u{1F680} deploy\tpass\t0\t\t',
+        '',
+      ].join('\n'),
+    );
+    const sameName = aggregateChecks([
+      context({ name: 'a', status: 'COMPLETED', conclusion: 'SUCCESS', detailsUrl: 'u/\u{1F680}' }),
+      context({
+        name: 'a',
+        status: 'COMPLETED',
+        conclusion: 'SUCCESS',
+        detailsUrl: 'u/\uFF46',
+        workflow: 'w',
+      }),
+    ]).rows.slice();
+    sortChecksTable(sameName);
+    expect(sameName.map((row) => row.link)).toEqual(['u/\uFF46', 'u/\u{1F680}']);
   });
 });
 

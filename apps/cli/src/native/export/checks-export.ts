@@ -209,8 +209,10 @@ function elapsedOf(row: CheckRow): string {
 export function sortChecksTable(rows: CheckRow[]): void {
   sortSliceGo(rows, (a, b) => {
     if (a.bucket === b.bucket) {
-      if (a.name === b.name) return a.link < b.link;
-      return a.name < b.name;
+      // Go compares strings by their UTF-8 bytes (JavaScript's `<` by UTF-16 code units, which
+      // puts a character above U+FFFF before U+E000…U+FFFF).
+      if (a.name === b.name) return compareBytes(a.link, b.link) < 0;
+      return compareBytes(a.name, b.name) < 0;
     }
     return a.bucket === 'fail' || (a.bucket === 'pending' && (b.bucket as string) === 'success');
   });
