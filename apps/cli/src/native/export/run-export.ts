@@ -252,20 +252,31 @@ function toEpochNanos(time: GoTime): bigint {
 
 const SECOND = 1_000_000_000n;
 
+/** Go's longest `time.Duration` (2^63−1 ns): where `Time.Sub` saturates. */
+export const MAX_GO_DURATION_NANOS = (1n << 63n) - 1n;
+
+/** `time.Duration.String()` of {@link MAX_GO_DURATION_NANOS}. */
+export const MAX_GO_DURATION_TEXT = '2562047h47m16.854775807s';
+
 /**
  * gh's `Run.Duration(now)` as `time.Duration.String()`: from the start (`StartedTime`) to
  * `updated_at` when completed, else to `now`; negative is `0s`; rounded to whole seconds
- * (halves away from zero, Go's `Round`); `4m34s`, `1h0m5s`, `0s`.
+ * (halves away from zero, Go's `Round`); `4m34s`, `1h0m5s`, `0s`. Go's `Sub` saturates at
+ * about 292 years (a run whose start is Go's zero time), and `Round` keeps that longest
+ * duration where rounding up would overflow: {@link MAX_GO_DURATION_TEXT}.
  *
  * @param nowMillis - the command's clock (milliseconds since the epoch)
  */
 export function formatRunDuration(run: GoRun, nowMillis: number): string {
   const end =
     run.status === 'completed' ? toEpochNanos(run.updatedAt) : BigInt(nowMillis) * 1_000_000n;
-  const nanos = end - toEpochNanos(runStartedTime(run));
-  if (nanos <= 0n) return '0s';
-  const seconds = (nanos + SECOND / 2n) / SECOND;
-  return formatGoSeconds(seconds);
+  const elapsed = end - toEpochNanos(runStartedTime(run));
+  if (elapsed <= 0n) return '0s';
+  const nanos = elapsed > MAX_GO_DURATION_NANOS ? MAX_GO_DURATION_NANOS : elapsed;
+  const rest = nanos % SECOND;
+  const rounded = rest + rest < SECOND ? nanos - rest : nanos - rest + SECOND;
+  if (rounded > MAX_GO_DURATION_NANOS) return MAX_GO_DURATION_TEXT;
+  return formatGoSeconds(rounded / SECOND);
 }
 
 /** `time.Duration.String()` of a whole number of seconds (`0s`, `45s`, `4m34s`, `2h0m1s`). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeRestJob, formatGoSeconds } from './run-export.js';
+import { decodeRestJob, decodeRestRun, formatGoSeconds, formatRunDuration } from './run-export.js';
 import { formatFuzzyAgo, formatJobElapsed, runSymbol } from './run-view-export.js';
 
 const NOW = Date.parse('2021-02-23T05:50:00Z');
@@ -47,6 +47,25 @@ describe('gh’s run summary pieces', () => {
       '2021-02-23T04:55:34Z',
       undefined,
     ],
+    // Go's Time.Sub saturates at 2^63−1 ns (about 292 years): a finished job without a start.
+    [
+      'finished, never started (Sub saturates)',
+      null,
+      '2021-02-23T04:55:34Z',
+      ' in 2562047h47m16.854775807s',
+    ],
+    [
+      '293 years (Sub saturates)',
+      '1728-01-01T00:00:00Z',
+      '2021-02-23T04:51:00Z',
+      ' in 2562047h47m16.854775807s',
+    ],
+    [
+      'just under the saturation',
+      '1729-01-01T00:00:00Z',
+      '2021-02-23T04:51:00Z',
+      ' in 2560900h51m0s',
+    ],
   ])('job elapsed: %s', (_name, started, completed, text) => {
     const job = decodeRestJob({ id: 1, name: 'j', started_at: started, completed_at: completed });
     expect(job && formatJobElapsed(job)).toBe(text);
@@ -62,5 +81,30 @@ describe('gh’s run summary pieces', () => {
     ['queued', 'success', '*'],
   ])('symbol of %s/%s: %s', (status, conclusion, symbol) => {
     expect(runSymbol(status, conclusion)).toBe(symbol);
+  });
+
+  it.each([
+    ['completed in 4m34s', 'completed', '2021-02-23T04:51:00Z', '2021-02-23T04:55:34Z', '4m34s'],
+    [
+      'half a second rounds up',
+      'completed',
+      '2021-02-23T04:51:00Z',
+      '2021-02-23T04:51:01.5Z',
+      '2s',
+    ],
+    ['ended before it started', 'completed', '2021-02-23T04:51:00Z', '2021-02-23T04:50:00Z', '0s'],
+    ['unfinished: to now', 'in_progress', '2021-02-23T05:40:00Z', null, '10m0s'],
+    // No start and no creation: Go's zero time, Sub saturates and Round keeps the maximum.
+    ['no start at all (Sub saturates)', 'in_progress', null, null, '2562047h47m16.854775807s'],
+    [
+      'finished, no start (Sub saturates)',
+      'completed',
+      null,
+      '2021-02-23T04:51:00Z',
+      '2562047h47m16.854775807s',
+    ],
+  ])('run duration: %s', (_name, status, started, updated, text) => {
+    const run = decodeRestRun({ id: 1, status, run_started_at: started, updated_at: updated });
+    expect(run && formatRunDuration(run, NOW)).toBe(text);
   });
 });

@@ -1,5 +1,11 @@
 import { hasEscapeDependentControl } from './release-export.js';
-import { formatGoSeconds, hasUnsafeInteger, runStartedTime } from './run-export.js';
+import {
+  MAX_GO_DURATION_NANOS,
+  MAX_GO_DURATION_TEXT,
+  formatGoSeconds,
+  hasUnsafeInteger,
+  runStartedTime,
+} from './run-export.js';
 import type { GoJob, GoRun } from './run-export.js';
 import type { GoTime } from './release-export.js';
 
@@ -110,16 +116,18 @@ function toMillis(time: GoTime): { readonly millis: number; readonly fraction: b
 /**
  * A job's ` in <duration>` (gh's `RenderJobs`: `completed_at − started_at` as
  * `Duration.String()`, nothing when negative); `undefined` for a fraction of a second, which
- * this module does not print as Go does.
+ * this module does not print as Go does. Go's `Sub` saturates at about 292 years either way:
+ * a zero completion (unfinished) is far in the past (negative: nothing), a zero start of a
+ * finished job far before it ({@link MAX_GO_DURATION_TEXT}).
  */
 export function formatJobElapsed(job: GoJob): string | undefined {
   const start = toMillis(job.startedAt);
   const end = toMillis(job.completedAt);
   if (start.fraction || end.fraction) return undefined;
-  // Go's Sub saturates; a zero completion (unfinished) is far in the past: negative.
-  const elapsed = end.millis - start.millis;
-  if (elapsed < 0) return '';
-  return ` in ${formatGoSeconds(BigInt(elapsed / 1000))}`;
+  const elapsed = BigInt(end.millis - start.millis);
+  if (elapsed < 0n) return '';
+  if (elapsed * 1_000_000n > MAX_GO_DURATION_NANOS) return ` in ${MAX_GO_DURATION_TEXT}`;
+  return ` in ${formatGoSeconds(elapsed / 1000n)}`;
 }
 
 /** What gh's `run view <id>` prints, gathered. */
