@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ForgeSim } from '@relay/forge-sim';
 import { buildCli, runBinary, startRelayStack } from './relay-stack.js';
 import type { BuiltCli, RelayStack, RelayStackOptions } from './relay-stack.js';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -211,6 +211,35 @@ describe('relay native pr checks (built binary) against relay-server and forge-s
         stdout: '',
         stderr: `no checks reported on the '${ref}' branch\n`,
       });
+    });
+  }, 60_000);
+
+  it('prints gh’s own refusals itself: no forge request, no native gh', async () => {
+    await withStack(undefined, async (stack) => {
+      const before = stack.sim.requests.count();
+      const cases: [string[], string][] = [
+        [
+          ['-R', 'acme/widgets'],
+          'argument required when using the `--repo` flag\n\nUsage:  gh pr checks ',
+        ],
+        [
+          ['1', '--fail-fast'],
+          'cannot use `--fail-fast` flag without `--watch` flag\n\nUsage:  gh pr checks ',
+        ],
+        [
+          ['1', '-i', '5'],
+          'cannot use `--interval` flag without `--watch` flag\n\nUsage:  gh pr checks ',
+        ],
+        [['1', '--json'], 'Specify one or more comma-separated fields for `--json`:\n  bucket\n'],
+        [['1', '--jq', '.'], 'cannot use `--jq` without specifying `--json`\n'],
+      ];
+      for (const [args, start] of cases) {
+        const result = await relay(stack, ['pr', 'checks', ...args]);
+        expect(result).toMatchObject({ code: 1, stdout: '' });
+        expect(result.stderr.startsWith(start)).toBe(true);
+      }
+      expect(stack.sim.requests.count()).toBe(before);
+      expect(existsSync(join(stack.dir, 'native-argv'))).toBe(false);
     });
   }, 60_000);
 

@@ -201,6 +201,32 @@ describe('a pool that allows search', () => {
 
   it.each([
     [
+      ['search', 'code'],
+      'specify search keywords or flags\n\nUsage:  gh search code <query> [flags]\n',
+    ],
+    [
+      ['search', 'repos', 'x', '-L', '1001'],
+      '`--limit` must be between 1 and 1000\n\nUsage:  gh search repos [<query>] [flags]\n',
+    ],
+    [
+      ['search', 'prs', 'x', '--author', 'a', '--app', 'b'],
+      'specify only `--author` or `--app`\n\nUsage:  gh search prs [<query>] [flags]\n',
+    ],
+  ])(
+    'prints gh’s own refusal of %j itself (no forge read, no gh)',
+    async (argv, start) => {
+      const before = sim.requests.entries.length;
+      const result = await relay(['native', ...argv], env);
+      expect(result).toMatchObject({ code: 1, stdout: '' });
+      expect(result.stderr.startsWith(start)).toBe(true);
+      expect(result.stderr).not.toContain('fallback_local');
+      expect(sim.requests.entries.length).toBe(before);
+    },
+    60_000,
+  );
+
+  it.each([
+    [
       'a qualifier flag (--author)',
       ['search', 'issues', 'x', '-R', 'acme/widgets', '--author', 'bob'],
       'unsupported_flag',
