@@ -9,6 +9,7 @@ import {
   RUN_LIST_USAGE,
   RUN_VIEW_USAGE,
   RUN_WATCH_USAGE,
+  WORKFLOW_LIST_USAGE,
   WORKFLOW_VIEW_USAGE,
 } from '../src/native/argv/__fixtures__/gh-usages.js';
 
@@ -155,6 +156,16 @@ describe('relay native prints gh’s flag and argument errors itself', () => {
       'run watch --interval that is not an integer',
       ['run', 'watch', '5', '-i', 'x', '-R', 'acme/widgets'],
       `invalid argument "x" for "-i, --interval" flag: strconv.ParseInt: parsing "x": invalid syntax\n\n${RUN_WATCH_USAGE}`,
+    ],
+    [
+      'workflow list --limit below 1',
+      ['workflow', 'ls', '-L', '0', '-R', 'acme/widgets'],
+      `invalid limit: 0\n\n${WORKFLOW_LIST_USAGE}`,
+    ],
+    [
+      'workflow list bare --json (the field list, no usage)',
+      ['workflow', 'list', '-R', 'acme/widgets', '--json'],
+      'Specify one or more comma-separated fields for `--json`:\n  id\n  name\n  path\n  state\n',
     ],
     [
       'workflow view without a workflow (stdout not a terminal)',

@@ -438,6 +438,8 @@ const RUN_CHECKS: Partial<
   'run list': (parsed) => checkLimit('run list', parsed, (limit) => `invalid limit: ${limit}`),
   'run view': checkRunView,
   'run watch': checkRunWatch,
+  'workflow list': (parsed) =>
+    checkLimit('workflow list', parsed, (limit) => `invalid limit: ${limit}`),
   'workflow view': checkWorkflowView,
 };
 

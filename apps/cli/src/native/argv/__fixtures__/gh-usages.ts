@@ -98,6 +98,23 @@ export const RUN_WATCH_USAGE = [
   '',
 ].join('\n');
 
+/**
+ * gh's usage of `workflow list` (v2.60 flags: pkg/cmd/workflow/list/list.go; gh 2.23 has no
+ * JSON flags there).
+ */
+export const WORKFLOW_LIST_USAGE = [
+  'Usage:  gh workflow list [flags]',
+  '',
+  'Flags:',
+  '  -a, --all               Include disabled workflows',
+  '  -q, --jq expression     Filter JSON output using a jq expression',
+  '      --json fields       Output JSON with the specified fields',
+  '  -L, --limit int         Maximum number of workflows to fetch (default 50)',
+  '  -t, --template string   Format JSON output using a Go template; see "gh help formatting"',
+  '  ',
+  '',
+].join('\n');
+
 /** gh's usage of `workflow view` (the same in v2.60 and 2.23). */
 export const WORKFLOW_VIEW_USAGE = [
   'Usage:  gh workflow view [<workflow-id> | <workflow-name> | <filename>] [flags]',
