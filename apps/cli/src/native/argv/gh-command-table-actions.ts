@@ -4,7 +4,7 @@
  * and `pkg/cmd/workflow/{list,view}`. `gh-command-table.ts` spreads them into its
  * `SERVED_COMMAND_FLAGS`; this module imports only types from it (no import cycle at load).
  */
-import type { GhCommandSpec, GhFlagSpec } from './gh-command-table.js';
+import type { GhCommandSpec } from './gh-command-table.js';
 import {
   boolFlag,
   DECLARED_JSON_FLAGS,
@@ -17,22 +17,6 @@ import {
 /** The Actions commands `relay native` serves. */
 export type ActionsCommandName =
   'run list' | 'run view' | 'run watch' | 'workflow list' | 'workflow view';
-
-const value = (name: string, short?: string): GhFlagSpec =>
-  short === undefined
-    ? { name, takesValue: true, repeatable: false }
-    : { name, short, takesValue: true, repeatable: false };
-const bool = (name: string, short?: string): GhFlagSpec =>
-  short === undefined
-    ? { name, takesValue: false, repeatable: false }
-    : { name, short, takesValue: false, repeatable: false };
-
-/** `--json fields` (a string slice), `-q/--jq`, `-t/--template` (gh's `AddJSONFlags`). */
-const ACTIONS_JSON_FLAGS: readonly GhFlagSpec[] = [
-  { name: 'json', takesValue: true, repeatable: true },
-  value('jq', 'q'),
-  value('template', 't'),
-];
 
 /**
  * The run statuses and conclusions gh's `run list --status` accepts (`shared.AllStatuses`;
@@ -106,10 +90,17 @@ export const ACTIONS_COMMAND_FLAGS: Readonly<Record<ActionsCommandName, GhComman
     args: { kind: 'any' },
     repoOverride: true,
   },
+  // Declared for gh's own errors (pkg/cmd/workflow/list/list.go: IntVarP limit default 50,
+  // cobra.NoArgs, AddJSONFlags; its `RunE` check, invalid limit: N, in gh-command-checks.ts).
   'workflow list': {
-    flags: [value('limit', 'L'), bool('all', 'a'), ...ACTIONS_JSON_FLAGS],
-    minArgs: 0,
-    maxArgs: 0,
+    flags: [
+      intFlag('limit', 'L', 50, 'Maximum number of workflows to fetch'),
+      boolFlag('all', 'a', 'Include disabled workflows'),
+      ...DECLARED_JSON_FLAGS,
+    ],
+    use: 'list',
+    // cobra.NoArgs: `unknown command "x" for "gh workflow list"`, with the usage.
+    args: { kind: 'none' },
     repoOverride: true,
   },
   'workflow view': {
