@@ -104,7 +104,11 @@ describe('gh gist view --files through the relay port', () => {
   it.each([
     ['a 500', envelope({}, 500)],
     ['names equal but for case (Go’s map order decides)', gist(['A.txt', 'a.txt'])],
-    ['a non-ASCII name', gist(['é.txt'])],
+    // Go's ToLower (simple mapping, its Unicode tables) and JavaScript's differ for capitals.
+    ['a non-ASCII capital', gist(['É.txt'])],
+    ['a dotted capital I', gist(['\u0130.txt', 'b'])],
+    ['a final sigma', gist(['ΑΣ', 'b'])],
+    ['a control character', gist(['a\u0085', 'b'])],
   ])('runs gh for %s', async (_name, answer) => {
     const outcome = await runGistView(fakePort(answer), { args: [ID], flags: { files: ['true'] } });
     expect(outcome).toEqual({ kind: 'delegate', reason: 'unsupported_shape' });
@@ -127,6 +131,14 @@ describe('gh’s GistIDFromURL', () => {
 
   it('sorts as strings.ToLower byte order', () => {
     expect(renderGistFileNames(['b', 'A_', 'a1', 'Z'])).toBe('a1\nA_\nb\nZ\n');
+  });
+
+  it('sorts names with lower-case or caseless non-ASCII characters by their UTF-8 bytes', () => {
+    // é (C3 A9) after z; the fullwidth ｆ (EF BD 86) before the rocket (F0 9F 9A 80), which
+    // UTF-16 order would put first; 日 (E6 97 A5) between them.
+    expect(
+      renderGistFileNames(['\u{1F680}.md', '\uFF46.txt', 'é.txt', 'Zeta', '日本.go', 'B']),
+    ).toBe('B\nZeta\né.txt\n日本.go\n\uFF46.txt\n\u{1F680}.md\n');
   });
 });
 
@@ -163,6 +175,16 @@ describe('gh gist view contents without a terminal (raw)', () => {
   ])('view_test.go "%s"', async (_name, answer, flags, stdout) => {
     const outcome = await runGistView(fakePort(answer), { args: ['1234'], flags });
     expect(outcome).toEqual({ kind: 'done', code: 0, stdout, stderr: '' });
+  });
+
+  it('non-ASCII names (lower-case or caseless): in UTF-8 byte order of the lowered names', async () => {
+    const answer = gistOf('', { '\u{1F680}.md': 'r', 'ünï.txt': 'u', 'Zz.txt': 'z' });
+    expect(await runGistView(fakePort(answer), { args: ['1234'], flags: {} })).toEqual({
+      kind: 'done',
+      code: 0,
+      stdout: 'Zz.txt\n\nz\n\nünï.txt\n\nu\n\n\u{1F680}.md\n\nr\n',
+      stderr: '',
+    });
   });
 
   it('--filename wins over --files; a missing file is gh’s error', async () => {

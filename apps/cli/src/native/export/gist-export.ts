@@ -3,6 +3,7 @@
  * selector and the `--files` listing. File contents are not rendered here: gh decides
  * whether a file is binary with the mimetype library's signature tree, which is not ported.
  */
+import { compareBytes } from './go-json-encoder.js';
 
 /** Why a gist selector is not served. */
 export type GistSelectorRefusal = 'not_modelled';
@@ -37,17 +38,46 @@ export function parseGistSelector(selector: string): string | undefined {
 }
 
 /**
- * `gh gist view --files` output: the file names sorted as gh's `sort.Slice` compares
- * `strings.ToLower` (ASCII names only, where that is byte order of the lower-cased names),
- * one a line. `undefined` for a non-ASCII name or two names equal but for case (Go's map order
- * then decides gh's order).
+ * Whether Go's `strings.ToLower` of a file name is JavaScript's `toLowerCase`: no control
+ * character (C0, DEL, C1) and no lone surrogate (Go reads one as U+FFFD), and every non-ASCII
+ * character one that JavaScript's lowering leaves as it is. Such a character is no capital in
+ * Go's tables either (Go maps one code point to one by UnicodeData's simple mapping, which
+ * JavaScript's full mapping only extends for capitals; a case pair, once in Unicode, stays in
+ * every later version, so a character newer than Go's tables is no capital there when it is
+ * none here). A non-ASCII capital (`Ü`, `İ`, a final `Σ`) is left to gh.
  */
-export function renderGistFileNames(names: readonly string[]): string | undefined {
-  if (names.some((name) => !/^[\x20-\x7e]*$/.test(name))) return undefined;
+function lowersAlike(name: string): boolean {
+  for (const char of name) {
+    const code = char.codePointAt(0) ?? 0;
+    if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return false;
+    if (code >= 0xd800 && code <= 0xdfff) return false;
+    if (code > 0x7f && char.toLowerCase() !== char) return false;
+  }
+  return true;
+}
+
+/**
+ * The file names in gh's order: `sort.Slice` comparing `strings.ToLower` of the names (Go
+ * compares strings by their UTF-8 bytes). `undefined` for a name whose lowering is not proved
+ * ({@link lowersAlike}) or two names equal but for case (Go's map order then decides gh's order,
+ * as the sort leaves equal keys where they are).
+ */
+export function sortGistFileNames(names: readonly string[]): string[] | undefined {
+  if (!names.every(lowersAlike)) return undefined;
   const keyed = names.map((name) => ({ name, key: name.toLowerCase() }));
   if (new Set(keyed.map((entry) => entry.key)).size !== keyed.length) return undefined;
-  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return keyed.map((entry) => `${entry.name}\n`).join('');
+  keyed.sort((a, b) => compareBytes(a.key, b.key));
+  return keyed.map((entry) => entry.name);
+}
+
+/**
+ * `gh gist view --files` output: the file names in gh's order ({@link sortGistFileNames}), one a
+ * line; `undefined` where that order is not proved.
+ */
+export function renderGistFileNames(names: readonly string[]): string | undefined {
+  return sortGistFileNames(names)
+    ?.map((name) => `${name}\n`)
+    .join('');
 }
 
 /** What gh's `shared.IsBinaryContents` decides for a file, as far as this module proves it. */
@@ -222,9 +252,8 @@ export function renderGistView(
   }
   if (gist.description !== '') stdout += `${gist.description}\n\n`;
   const keys = [...gist.files.keys()];
-  const sorted = keys.length === 1 ? `${keys[0] ?? ''}\n` : renderGistFileNames(keys);
-  if (sorted === undefined) return undefined;
-  const names = keys.length === 1 ? keys : sorted.split('\n').slice(0, -1);
+  const names = keys.length === 1 ? keys : sortGistFileNames(keys);
+  if (names === undefined) return undefined;
   const showNames = names.length > 1;
   for (const [index, name] of names.entries()) {
     if (showNames) stdout += `${name}\n\n`;
