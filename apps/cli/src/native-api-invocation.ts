@@ -1,5 +1,5 @@
 import { PAGE_SIZE_MAX } from '@relay/protocol';
-import { isSecretQueryKey } from '@relay/route-classifier';
+import { isSecretQueryKey, validatePath, validateQuery } from '@relay/route-classifier';
 import type { CliEnv } from './cli-dependencies.js';
 import { fieldsToQuery, fillPlaceholders } from './gh-api-fields.js';
 import type { ApiFieldContext } from './gh-api-fields.js';
@@ -99,6 +99,9 @@ const BOOLEAN_FLAGS: Readonly<Record<string, string>> = {
 };
 
 const delegate = (reason: DelegationReason): ApiInvocation => ({ kind: 'delegate', reason });
+
+/** An HTTP header name as Go's `httpguts.ValidHeaderFieldName` accepts it (an RFC 7230 token). */
+const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 interface ParsedFlags {
   readonly positionals: string[];
@@ -226,9 +229,17 @@ export function planApiInvocation(
       case 'header': {
         const colon = value.indexOf(':');
         if (colon <= 0) return delegate('invalid_usage');
-        const header = value.slice(0, colon).trim().toLowerCase();
+        // gh does not trim the name: Go refuses one that is not an HTTP token (`Accept `).
+        const name = value.slice(0, colon);
+        if (!HTTP_TOKEN.test(name)) return delegate('invalid_usage');
+        const header = name.toLowerCase();
         if (!API_HEADER_ALLOWLIST.includes(header)) return delegate('header');
-        headers[header] = value.slice(colon + 1).trim();
+        // Go sends every -H line: a repeated header is two values the relay cannot carry.
+        if (header in headers) return delegate('header');
+        const headerValue = value.slice(colon + 1);
+        // Go's TrimSpace and its header-value rule are modelled for printable ASCII only.
+        if (!/^[\x20-\x7e\t]*$/.test(headerValue)) return delegate('header');
+        headers[header] = headerValue.replace(/^[ \t]+|[ \t]+$/g, '');
         break;
       }
       case 'jq':
@@ -289,6 +300,11 @@ export function planApiInvocation(
   }
   for (const [key, value] of fieldQuery?.pairs ?? []) addQueryValue(query, key, value);
   if (Object.keys(query).some((key) => isSecretQueryKey(key))) return delegate('secret_query_key');
+  // A path or query the relay refuses (400 invalid_path / invalid_query: `..`, `%2e`, `%2F`,
+  // a backslash, a control character, a space, …) is one gh sends as it is: the native CLI
+  // runs it, and the relay never sees it.
+  if (!validatePath(path).ok) return delegate('unsupported_path');
+  if (!validateQuery(query).ok) return delegate('secret_query_key');
   return { kind: 'relay', path, query, headers, paginate, slurp, jq };
 }
 

@@ -15,10 +15,12 @@ import {
   findNextLink,
   formatGhHttpError,
   ghErrorMessage,
+  isFaithfulJsonBody,
   isJsonEnvelope,
   slurpPages,
   splicePaginatedPages,
 } from './gh-api-output.js';
+import { sanitizeGhJsonBody } from './gh-api-sanitizer.js';
 import { namesPlaceholder } from './gh-api-fields.js';
 import type { ApiFieldContext } from './gh-api-fields.js';
 import { checkJqExpression, formatJqOutput, normalizeJqInput } from './gh-jq.js';
@@ -120,7 +122,15 @@ async function readPages(
       }
       return { kind: 'delegate' };
     }
-    const envelope = parseEnvelope(outcome.reply.json);
+    let envelope: RelayEnvelope;
+    try {
+      envelope = parseEnvelope(outcome.reply.json);
+    } catch (error) {
+      // A body nested deeper than the envelope check's stack (thousands of levels): gh prints
+      // it as it is, so the native CLI does.
+      if (error instanceof RangeError) return { kind: 'delegate' };
+      throw error;
+    }
     envelopes.push(envelope);
     if (!plan.paginate || envelope.status < 200 || envelope.status > 299) break;
 
@@ -231,7 +241,10 @@ async function planContext(
 
 /** What gh prints for one page: stdout bytes, and the stderr message when it failed. */
 interface PageOutput {
+  /** The body as gh reads it (a JSON one through go-gh's sanitizer). */
   readonly body: Buffer;
+  /** Whether gh reads the body as JSON (its content type). */
+  readonly json: boolean;
   /** gh's error message (`''` = `HTTP <code>`), when the page ends the command with exit 1. */
   readonly error: string | undefined;
   /** Whether gh prints the body as is (an error message was parsed, or no jq). */
@@ -240,22 +253,44 @@ interface PageOutput {
 }
 
 /**
- * gh's `processResponse` for one page, less the printing: 204 prints nothing; a JSON error
- * body (status ≥ 400) gives gh's message and is printed raw; any other status above 299 is
- * `HTTP <code>` after the body (filtered when --jq is given and no message was found).
- * Undefined when gh's own decoding of the error body fails (its message is a Go error).
+ * gh's `processResponse` for one page, less the printing: 204 prints nothing; a JSON body
+ * passes through go-gh's sanitizer first; a JSON error body (status ≥ 400) gives gh's message
+ * and is printed raw; any other status above 299 is `HTTP <code>` after the body (filtered
+ * when --jq is given and no message was found). Undefined when gh's own reading of the body
+ * fails (a JSON body that is not UTF-8, an error body Go cannot decode: gh's message is a Go
+ * error).
  */
 function pageOutput(envelope: RelayEnvelope): PageOutput | undefined {
-  const body = envelopeBodyBytes(envelope);
-  if (envelope.status === 204) return { body, error: undefined, raw: true, noContent: true };
+  const json = isJsonEnvelope(envelope);
+  if (envelope.status === 204) {
+    return { body: Buffer.alloc(0), json, error: undefined, raw: true, noContent: true };
+  }
+  const bytes = envelopeBodyBytes(envelope);
+  const body = json ? sanitizeGhJsonBody(bytes) : bytes;
+  if (body === undefined) return undefined;
   let message = '';
-  if (envelope.status >= 400 && isJsonEnvelope(envelope)) {
+  if (envelope.status >= 400 && json) {
     const parsed = ghErrorMessage(envelope.status, body.toString('utf8'));
     if (!parsed.ok) return undefined;
     message = parsed.message;
   }
   const failed = message !== '' || envelope.status > 299;
-  return { body, error: failed ? message : undefined, raw: message !== '', noContent: false };
+  return { body, json, error: failed ? message : undefined, raw: message !== '', noContent: false };
+}
+
+/** Whether gh prints this page's body as the forge sent it (no --jq, no error message). */
+function printsForgeBytes(envelope: RelayEnvelope): boolean {
+  return envelope.body_encoding !== 'json' || isFaithfulJsonBody(envelope.body);
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+function decodeUtf8(bytes: Uint8Array): string | undefined {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -276,16 +311,15 @@ async function filterPages(
   for (const [index, page] of pages.entries()) {
     if (page.noContent) continue;
     if (page.raw) {
+      const envelope = envelopes[index];
+      if (envelope !== undefined && !printsForgeBytes(envelope)) return undefined;
       out.push(page.body);
       continue;
     }
-    const envelope = envelopes[index];
-    // gh's jq reads any body (it does not look at the content type).
-    const input = normalizeJqInput(
-      envelope?.body_encoding === 'json'
-        ? JSON.stringify(envelope.body)
-        : page.body.toString('utf8'),
-    );
+    // gh's jq reads any body (it does not look at the content type); Go decodes invalid UTF-8
+    // byte by byte, which is not modelled.
+    const text = decodeUtf8(page.body);
+    const input = text === undefined ? undefined : normalizeJqInput(text);
     if (input === undefined || (check.stringifies && input.riskyNumbers)) return undefined;
     const filtered = await runJqFilter(deps, jqPath, expression, Buffer.from(input.text, 'utf8'));
     if (!filtered.ok) return undefined;
@@ -341,10 +375,15 @@ export async function runNativeApi(
     const filtered = await filterPages(deps, jqPath, plan.jq, outputs, envelopes);
     if (filtered === undefined) return runNativeCli(deps, argv);
     stdout = filtered;
+  } else if (!envelopes.every((envelope) => printsForgeBytes(envelope))) {
+    return runNativeCli(deps, argv);
   } else if (plan.slurp) {
     stdout = slurpPages(bodies);
-  } else if (plan.paginate && envelopes.every((envelope) => isJsonEnvelope(envelope))) {
-    stdout = splicePaginatedPages(bodies);
+  } else if (plan.paginate) {
+    stdout = splicePaginatedPages(
+      bodies,
+      outputs.map((page) => page.json),
+    );
   } else {
     stdout = Buffer.concat(bodies);
   }

@@ -77,7 +77,11 @@ describe('relay native api: relayed reads', () => {
     const bytes = Buffer.from([0xef, 0xbb, 0xbf, 0x00, 0xff, 0x41]);
     const deps = await setup(() => ({
       status: 200,
-      json: { ...envelopeOf(null), body: bytes.toString('base64'), body_encoding: 'base64' },
+      json: {
+        ...envelopeOf(null, { headers: { 'content-type': 'application/octet-stream' } }),
+        body: bytes.toString('base64'),
+        body_encoding: 'base64',
+      },
     }));
     const result = await runCli(['native', 'api', '/repos/acme/widgets/contents/x'], deps);
     expect(result.code).toBe(0);
@@ -398,6 +402,137 @@ describe('relay native api: relayed reads', () => {
   });
 });
 
+describe("relay native api: the body as gh 2.60 reads it (go-gh's sanitizer, exact bytes)", () => {
+  const withSystemJq = (deps: Awaited<ReturnType<typeof setup>>) => {
+    const real = createNodeDependencies({ selfPath: undefined });
+    return {
+      ...deps,
+      runProcess: real.runProcess,
+      findExecutable: real.findExecutable,
+      env: { ...deps.env, PATH: process.env.PATH },
+    };
+  };
+
+  it('writes control characters of a JSON body in caret notation, as go-gh does', async () => {
+    const deps = await setup(() => ({
+      status: 200,
+      json: envelopeOf({ title: '\u001b[31mred\u009b', tab: 'a\tb' }),
+    }));
+    const result = await runCli(['native', 'api', 'repos/acme/widgets/issues/1'], deps);
+    expect(result).toMatchObject({
+      code: 0,
+      stdout: '{"title":"^[[31mred^[","tab":"a\\tb"}',
+      stderr: '',
+    });
+  });
+
+  it('never writes an escape sequence of an error message to the terminal', async () => {
+    const body = '{"message":"bad \\u001b]0;pwned\\u0007 thing"}';
+    const deps = await setup(() => ({
+      status: 200,
+      json: { ...envelopeOf(null, { status: 404 }), body, body_encoding: 'text' },
+    }));
+    const result = await runCli(['native', 'api', 'repos/acme/nope'], deps);
+    expect(result).toMatchObject({
+      code: 1,
+      stdout: '{"message":"bad ^[]0;pwned^G thing"}',
+      stderr: 'gh: bad ^[]0;pwned^G thing (HTTP 404)\n',
+    });
+  });
+
+  it('leaves a body that is not JSON by content type as it is', async () => {
+    const bytes = Buffer.from('log \u001b[0m line\n', 'utf8');
+    const deps = await setup(() => ({
+      status: 200,
+      json: {
+        ...envelopeOf(null, { headers: { 'content-type': 'text/plain; charset=utf-8' } }),
+        body: bytes.toString('utf8'),
+        body_encoding: 'text',
+      },
+    }));
+    const result = await runCli(['native', 'api', 'repos/acme/widgets/issues/1'], deps);
+    expect(result.stdoutBytes.equals(bytes)).toBe(true);
+  });
+
+  it.skipIf(JQ === undefined)('filters the sanitized body with --jq, as gh does', async () => {
+    const deps = await setup(() => ({
+      status: 200,
+      json: envelopeOf({ title: 'x\u001by' }),
+    }));
+    const result = await runCli(
+      ['native', 'api', 'repos/acme/widgets/issues/1', '--jq', '.title, (.title | length)'],
+      withSystemJq(deps),
+    );
+    expect(result).toMatchObject({ code: 0, stdout: 'x^[y\n4\n' });
+  });
+
+  it.each([
+    [
+      'a JSON body that is not UTF-8 (go-gh fails: invalid UTF-8 string)',
+      {
+        ...envelopeOf(null),
+        body: Buffer.from([0x7b, 0x7d, 0xff]).toString('base64'),
+        body_encoding: 'base64',
+      },
+    ],
+    ['an integer beyond 2^53 the relay rounded', envelopeOf({ id: 12345678901234567000 })],
+    ['a number JavaScript writes with an exponent', envelopeOf([1e21])],
+    ['an index key JavaScript moved first', envelopeOf({ '+1': 'a', '100': 'b' })],
+    ['a nested index key', envelopeOf([{ files: { '2024': {} } }])],
+  ])('hands %s to the native CLI', async (_name, envelope) => {
+    const deps = await setup(() => ({ status: 200, json: envelope }));
+    const result = await runCli(['native', 'api', 'repos/acme/widgets/issues/1'], deps);
+    expect(result).toMatchObject({ code: 3, stdout: '' });
+    expect(deps.nativeRuns).toMatchObject([{ args: ['api', 'repos/acme/widgets/issues/1'] }]);
+  });
+
+  it.skipIf(JQ === undefined)(
+    'serves such a body with --jq, which reads numbers and keys as Go does',
+    async () => {
+      const deps = await setup(() => ({
+        status: 200,
+        json: envelopeOf({ b: 12345678901234567000, '100': 'x' }),
+      }));
+      const result = await runCli(
+        ['native', 'api', 'emojis', '--jq', '.b, keys'],
+        withSystemJq(deps),
+      );
+      expect(result).toMatchObject({ code: 0, stdout: '12345678901234567168\n["100","b"]\n' });
+      expect(deps.nativeRuns).toEqual([]);
+    },
+  );
+
+  it('hands a body nested deeper than the envelope check to the native CLI', async () => {
+    const deep = `${'['.repeat(5000)}1${']'.repeat(5000)}`;
+    const envelope = JSON.stringify(envelopeOf('BODY')).replace('"BODY"', deep);
+    const deps = await setup(() => ({ status: 200, text: envelope }));
+    const result = await runCli(['native', 'api', 'repos/acme/widgets/issues/1'], deps);
+    expect(result).toMatchObject({ code: 3, stdout: '' });
+    expect(deps.nativeRuns).toHaveLength(1);
+  });
+
+  it('splices only the pages gh reads as JSON (content type per page)', async () => {
+    const deps = await setup((_body, index) =>
+      index === 0
+        ? {
+            status: 200,
+            json: envelopeOf([1], { headers: { link: '<https://x/r?page=2>; rel="next"' } }),
+          }
+        : {
+            status: 200,
+            json: {
+              ...envelopeOf(null, { headers: { 'content-type': 'text/plain' } }),
+              body: '[2]',
+              body_encoding: 'text',
+            },
+          },
+    );
+    const result = await runCli(['native', 'api', 'r', '--paginate'], deps);
+    // gh strips the first page's `]` (not the last page) and leaves the text page whole.
+    expect(result).toMatchObject({ code: 0, stdout: '[1[2]' });
+  });
+});
+
 describe('relay native api: the login probe', () => {
   it('answers `api user --jq .login` from pool health and the saved login, without a forge read', async () => {
     const deps = await setup(() => ({ status: 200, json: { pool: 'team' } }));
@@ -427,6 +562,20 @@ describe('relay native api: delegation (client rule 7)', () => {
     ['graphql', ['graphql', '-f', 'query=x']],
     ['a placeholder', ['repos/{owner}/{repo}']],
     ['--jq without jq on PATH', ['repos/a/b', '--jq', '.name']],
+    // Paths and queries the relay refuses with 400: gh sends them as they are.
+    ['a dot-dot segment', ['repos/acme/widgets/../secret-sauce']],
+    ['an encoded dot', ['repos/acme/%2e%2e/x']],
+    ['an encoded slash in a branch', ['repos/acme/widgets/branches/feature%2Fx']],
+    ['a backslash', ['repos\\acme\\widgets']],
+    ['a control character', ['repos/acme/widgets\t']],
+    ['a space', ['repos/acme/widgets/contents/a b']],
+    ['an empty query key', ['repos/acme/widgets?=x']],
+    ['a secret-looking field', ['repos/a/b', '-X', 'GET', '-f', 'client_secret=x']],
+    // Go refuses a header name that is not a token; a repeated header is two values.
+    ['a header name with a space', ['repos/a/b', '-H', 'Accept : application/json']],
+    ['a header name after a space', ['repos/a/b', '-H', ' Accept: application/json']],
+    ['a repeated header', ['repos/a/b', '-H', 'Accept: a', '-H', 'accept: b']],
+    ['a header value with a control character', ['repos/a/b', '-H', 'Accept: a\u0001']],
   ])('%s runs the native CLI with the original arguments', async (_name, args) => {
     const deps = await setup(() => ({ status: 200, json: envelopeOf({}) }));
     const result = await runCli(['native', 'api', ...args], deps);
