@@ -267,6 +267,35 @@ describe('gh run list through the relay port', () => {
     expect(over.reads).toHaveLength(11);
   });
 
+  it.each([
+    ['the table', {}],
+    ['an export with workflowName', { json: ['databaseId,workflowName'] }],
+  ])(
+    'a run whose workflow REST no longer has (404): gh’s GetRuns error, exit 1 (%s)',
+    async (_name, flags) => {
+      const port = createFakeRunPort({
+        [RUNS]: runsPage([
+          restRun(1, 'completed', 'success', { workflow_id: 123 }),
+          restRun(2, 'completed', 'success', { workflow_id: 77 }),
+        ]),
+        [`${WORKFLOWS}?page=1`]: workflowsPage([restWorkflow(123, 'CI')]),
+        [`${WORKFLOWS}/77`]: {
+          status: 404,
+          text: '{"message":"Not Found","documentation_url":"https://docs.github.com/rest"}',
+          route: 'workflow_view',
+        },
+      });
+      expect(await runRunList(port, plan(flags), options)).toEqual({
+        kind: 'done',
+        code: 1,
+        stdout: '',
+        stderr:
+          'failed to get runs: HTTP 404: Not Found (https://api.github.com/repos/OWNER/REPO/actions/workflows/77)\n',
+      });
+      expect(port.reads).toHaveLength(3);
+    },
+  );
+
   it('a workflow id read once per deleted workflow, however many runs name it', async () => {
     const port = createFakeRunPort({
       [RUNS]: runsPage([

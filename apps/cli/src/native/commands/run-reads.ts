@@ -41,6 +41,12 @@ export type ActionsOutcome =
   /** A `--json` run export the relay cannot prove: gh runs (unsupported_run_export). */
   | { readonly kind: 'run_export' };
 
+/** The prefix of gh's `GetRun` errors (`run view`, `run watch`): `failed to get run: `. */
+export const GET_RUN_FAILED = 'failed to get run: ';
+
+/** The prefix of gh's `GetRuns` errors (`run list`): `failed to get runs: `. */
+export const GET_RUNS_FAILED = 'failed to get runs: ';
+
 /** The unproved stop. */
 export const UNPROVED: ReadStop = { kind: 'unproved' };
 
@@ -254,9 +260,8 @@ export async function nameRuns(
   for (const run of runs) {
     let name = names.get(run.workflowId);
     if (name === undefined) {
-      const workflow = await readWorkflow(port, repo, String(run.workflowId));
-      // gh fails the whole list on a workflow it cannot read (`failed to get runs: …`).
-      if (workflow.kind === 'error') return UNPROVED;
+      // gh fails the whole list on a workflow it cannot read (a deleted one's 404).
+      const workflow = await readWorkflow(port, repo, String(run.workflowId), GET_RUNS_FAILED);
       if (workflow.kind !== 'ok') return workflow;
       name = workflow.value.name;
       names.set(run.workflowId, name);
@@ -290,7 +295,7 @@ export async function readRun(
     const url = ghApiUrl(repo, `${rest}?exclude_pull_requests=true`);
     return {
       kind: 'error',
-      stderr: `failed to get run: ${formatGhHttpErrorText(envelope, url)}\n`,
+      stderr: `${GET_RUN_FAILED}${formatGhHttpErrorText(envelope, url)}\n`,
     };
   }
   const run = decodeRestRun(okJsonBody(envelope));

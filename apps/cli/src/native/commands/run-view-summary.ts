@@ -13,6 +13,7 @@ import { findNextLink } from '../../gh-api-output.js';
 import type { RelayPort } from '../relay-port.js';
 import {
   EnvelopeLog,
+  GET_RUN_FAILED,
   RUN_NOTED_ROUTES,
   UNPROVED,
   jobsOfAttempt,
@@ -218,8 +219,8 @@ export async function runSummary(
   const run = await readViewedRun(port, repo, id, attempt, log);
   if (run.kind === 'delegate') return run;
   if (run.kind !== 'ok') return stopOutcome(run, false);
-  const workflow = await readWorkflow(port, repo, String(run.value.workflowId));
-  if (workflow.kind === 'error') return delegated('unsupported_shape');
+  // gh's GetRun reads the run's workflow: a missing one (deleted) fails the command.
+  const workflow = await readWorkflow(port, repo, String(run.value.workflowId), GET_RUN_FAILED);
   if (workflow.kind !== 'ok') return stopOutcome(workflow, false);
   const jobs =
     job === undefined

@@ -126,6 +126,35 @@ describe('gh run view --json through the relay port', () => {
     });
   });
 
+  it.each([
+    ['the export with workflowName', { json: ['workflowName,status'] }],
+    ['the summary', {}],
+    ['the summary of a job', { job: ['20'] }],
+  ])(
+    'a run whose workflow is gone (deleted): gh’s GetRun error, exit 1 (%s)',
+    async (_name, flags) => {
+      const port = createFakeRunPort({
+        ...answers(),
+        [WORKFLOW]: {
+          status: 404,
+          text: '{"message":"Not Found","documentation_url":"https://docs.github.com/rest"}',
+          route: 'workflow_view',
+        },
+        '/repos/OWNER/REPO/actions/jobs/20': {
+          body: { ...FAILED_JOB, run_id: 1234 },
+          route: 'job_view',
+        },
+      });
+      expect(await runRunView(port, plan(['1234'], flags), options)).toEqual({
+        kind: 'done',
+        code: 1,
+        stdout: '',
+        stderr:
+          'failed to get run: HTTP 404: Not Found (https://api.github.com/repos/OWNER/REPO/actions/workflows/123)\n',
+      });
+    },
+  );
+
   it('--exit-status and --verbose do not change an export; --attempt 0 is no attempt', async () => {
     const port = createFakeRunPort(answers());
     const outcome = await runRunView(

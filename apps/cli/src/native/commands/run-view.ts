@@ -10,6 +10,7 @@ import type { RelayPort } from '../relay-port.js';
 import { finishActionsOutcome } from './run-outcome.js';
 import {
   EnvelopeLog,
+  GET_RUN_FAILED,
   jobsOfAttempt,
   readJob,
   readJobs,
@@ -121,9 +122,8 @@ export async function runRunView(
   if (run.kind !== 'ok') return stopOutcome(run, true);
   let workflowName = '';
   if (selected.fields.includes('workflowName')) {
-    const workflow = await readWorkflow(port, repo, String(run.value.workflowId));
-    // gh's GetRun fails on a workflow it cannot read: its wording is not modelled.
-    if (workflow.kind === 'error') return { kind: 'run_export' };
+    // gh's GetRun reads the run's workflow: a missing one (deleted) fails the command.
+    const workflow = await readWorkflow(port, repo, String(run.value.workflowId), GET_RUN_FAILED);
     if (workflow.kind !== 'ok') return stopOutcome(workflow, true);
     workflowName = workflow.value.name;
   }

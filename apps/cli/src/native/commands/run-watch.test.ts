@@ -180,6 +180,27 @@ describe('gh run watch through the relay port (client rule 10)', () => {
     expect(port.reads).toHaveLength(2);
   });
 
+  it('a run whose workflow is gone (deleted): gh’s GetRun error before any poll, exit 1', async () => {
+    const port = createFakeRunPort({
+      [RUN]: running,
+      [WORKFLOW]: {
+        status: 404,
+        text: '{"message":"Not Found","documentation_url":"https://docs.github.com/rest"}',
+        route: 'workflow_view',
+      },
+    });
+    const { writes, options } = harness();
+    expect(await runRunWatch(port, plan({ 'exit-status': ['true'] }), options)).toEqual({
+      kind: 'done',
+      code: 1,
+      stdout: '',
+      stderr:
+        'failed to get run: HTTP 404: Not Found (https://api.github.com/repos/OWNER/REPO/actions/workflows/123)\n',
+    });
+    expect(writes).toEqual([]);
+    expect(port.reads).toHaveLength(2);
+  });
+
   it('a relay fallback during the watch stops it with an error (never gh mid-watch)', async () => {
     const port = createFakeRunPort({
       ...base,

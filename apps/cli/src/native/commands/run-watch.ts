@@ -11,6 +11,7 @@ import type { GoAnnotation } from '../export/run-view-export.js';
 import type { RelayPort } from '../relay-port.js';
 import {
   EnvelopeLog,
+  GET_RUN_FAILED,
   RUN_NOTED_ROUTES,
   UNPROVED,
   okJsonBody,
@@ -193,8 +194,10 @@ export async function runRunWatch(
   if (first.kind === 'fallback') throw watchFailure(first);
   if (first.kind === 'error') return printed('', first.stderr, 1);
   if (first.kind !== 'ok') return delegated('unsupported_shape');
-  const workflow = await readWorkflow(port, repo, String(first.value.workflowId));
+  const workflow = await readWorkflow(port, repo, String(first.value.workflowId), GET_RUN_FAILED);
   if (workflow.kind === 'fallback') throw watchFailure(workflow);
+  // gh's GetRun reads the run's workflow: a missing one (deleted) fails the command.
+  if (workflow.kind === 'error') return printed('', workflow.stderr, 1);
   if (workflow.kind !== 'ok') return delegated('unsupported_shape');
   const name = workflow.value.name;
   if (first.value.status === 'completed') {
