@@ -27,6 +27,15 @@ describe('planApiInvocation', () => {
     [['repos/a/b', '-q', '.a', '--jq', '.b'], { jq: '.b' }],
     [['repos/a/b', '--jq=.x'], { jq: '.x' }],
     [['repos/a/b', '--paginate', '--slurp'], { slurp: true }],
+    // gh: an empty --jq is no filter (FilterOutput == ""), so it does not clash with --slurp.
+    [['repos/a/b', '--jq', ''], { jq: undefined }],
+    [['repos/a/b', '-q', '.a', '--jq='], { jq: undefined }],
+    [['repos/a/b', '--paginate', '--slurp', '--jq', ''], { slurp: true, jq: undefined }],
+    [['repos/a/b', '-X', 'get'], { path: '/repos/a/b' }],
+    [
+      ['repos/a/b', '-H', 'accept:application/vnd.github.raw  '],
+      { headers: { accept: 'application/vnd.github.raw' } },
+    ],
   ])('%j is relayed', (args, expected) => {
     expect(planApiInvocation(args)).toMatchObject({ kind: 'relay', ...expected });
   });
@@ -70,6 +79,16 @@ describe('planApiInvocation', () => {
     [[], 'invalid_usage'],
     [['a', 'b'], 'invalid_usage'],
     [['repos/a/b', '-H'], 'invalid_usage'],
+    [['repos/a/b', '-H', 'Accept : x'], 'invalid_usage'],
+    [['repos/a/b', '-H', 'Accept: a', '-H', 'ACCEPT: b'], 'header'],
+    [['repos/a/b', '-H', 'Accept: caf\u00e9'], 'header'],
+    [['repos/a/../b'], 'unsupported_path'],
+    [['repos/a/b/contents/%2E%2E/x'], 'unsupported_path'],
+    [['repos/a/b/contents/a%5cb'], 'unsupported_path'],
+    [['repos/a/b/branches/x%2Fy'], 'unsupported_path'],
+    [['repos/a/b\x00'], 'unsupported_path'],
+    [['repos/a/b/contents/é'], 'unsupported_path'],
+    [['repos/a/b?=x'], 'secret_query_key'],
   ])('%j delegates (%s)', (args, reason) => {
     expect(planApiInvocation(args)).toEqual({ kind: 'delegate', reason });
   });

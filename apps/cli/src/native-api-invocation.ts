@@ -243,7 +243,8 @@ export function planApiInvocation(
         break;
       }
       case 'jq':
-        jq = value;
+        // gh's FilterOutput: the last --jq wins, and an empty one means no filter at all.
+        jq = value === '' ? undefined : value;
         break;
       default:
         return delegate('unsupported_flag');
