@@ -23,6 +23,8 @@ describe('gh’s run summary pieces', () => {
     [364 * DAY, 'about 12 months ago'],
     [365 * DAY, 'about 1 year ago'],
     [3 * 365 * DAY, 'about 3 years ago'],
+    // Go's Sub saturates at 2^63−1 ns: a start at Go's zero time is 292 years ago.
+    [NOW - Date.parse('0001-01-01T00:00:00Z'), 'about 292 years ago'],
   ])('go-gh RelativeTimeAgo of %i ms: %s', (ms, text) => {
     expect(ago(ms)).toBe(text);
   });

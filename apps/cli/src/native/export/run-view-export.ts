@@ -87,12 +87,16 @@ export function runSymbol(status: string, conclusion: string): string {
   return 'X';
 }
 
+/** {@link MAX_GO_DURATION_NANOS} in milliseconds (a double: the fuzzy age's units only). */
+const MAX_GO_DURATION_MILLIS = Number(MAX_GO_DURATION_NANOS) / 1_000_000;
+
 /**
  * go-gh's `text.RelativeTimeAgo(now, then)` (gh's `FuzzyAgo`): `less than a minute ago`,
- * `about N minute(s)/hour(s)/day(s)/month(s)/year(s) ago`, truncating each unit.
+ * `about N minute(s)/hour(s)/day(s)/month(s)/year(s) ago`, truncating each unit. Its `Sub`
+ * saturates at about 292 years (a run started at Go's zero time: `about 292 years ago`).
  */
 export function formatFuzzyAgo(nowMillis: number, thenMillis: number): string {
-  const ago = nowMillis - thenMillis;
+  const ago = Math.min(nowMillis - thenMillis, MAX_GO_DURATION_MILLIS);
   const minute = 60_000;
   const hour = 60 * minute;
   const day = 24 * hour;
