@@ -201,6 +201,28 @@ describe('gh run watch through the relay port (client rule 10)', () => {
     expect(port.reads).toHaveLength(2);
   });
 
+  it('a run gone during the watch: gh’s `failed to get run` error after the polls printed, exit 1', async () => {
+    const gone = {
+      status: 404,
+      text: '{"message":"Not Found","documentation_url":"https://docs.github.com/rest"}',
+      route: 'run_view',
+    };
+    const port = createFakeRunPort({
+      ...base,
+      [RUN]: [running, running, gone],
+      [JOBS]: [jobsOf([])],
+    });
+    const { writes, options } = harness();
+    expect(await runRunWatch(port, plan(), options)).toEqual({
+      kind: 'done',
+      code: 1,
+      stdout: '',
+      stderr:
+        'failed to get run: HTTP 404: Not Found (https://api.github.com/repos/OWNER/REPO/actions/runs/2?exclude_pull_requests=true)\n',
+    });
+    expect(writes).toHaveLength(1);
+  });
+
   it('a relay fallback during the watch stops it with an error (never gh mid-watch)', async () => {
     const port = createFakeRunPort({
       ...base,

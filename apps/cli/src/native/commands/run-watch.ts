@@ -61,7 +61,7 @@ export function nextWatchInterval(current: number, start: number, changed: boole
 }
 
 /** A stop during the watch: a relay failure or an unproved answer ends it with an error. */
-function watchFailure(stop: ReadStop): CliError {
+function watchFailure(stop: Exclude<ReadStop, { readonly kind: 'error' }>): CliError {
   if (stop.kind === 'fallback') {
     return new CliError('fallback_local', {
       reason: stop.reason,
@@ -70,10 +70,7 @@ function watchFailure(stop: ReadStop): CliError {
   }
   return new CliError('fallback_local', {
     reason: 'unsupported_shape',
-    message:
-      stop.kind === 'error'
-        ? `run watch stopped: ${stop.stderr.trimEnd()}`
-        : 'run watch stopped: the relay answered something gh would read differently.',
+    message: 'run watch stopped: the relay answered something gh would read differently.',
   });
 }
 
@@ -219,6 +216,9 @@ export async function runRunWatch(
   for (;;) {
     const current = await poll(port, repo, id, cache, log);
     if (current.kind !== 'ok') {
+      // gh's renderRun error (the run gone: `failed to get run: HTTP 404: …`) ends the watch
+      // after what it printed, exit 1.
+      if (current.kind === 'error') return printed('', current.stderr, 1);
       if (!printedAny && current.kind === 'unproved') return delegated('unsupported_shape');
       throw watchFailure(current);
     }
