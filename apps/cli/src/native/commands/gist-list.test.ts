@@ -156,6 +156,12 @@ describe('gh gist list --public through the relay port', () => {
       {},
     ],
     ['a time with a fraction', [gist('a1', '2021-01-01T00:00:00.5Z', ['a'], 'x')], {}],
+    [
+      'two file names gh’s sanitizer makes one',
+      [gist('a1', '2021-01-01T00:00:00Z', ['a\u001b', 'a^['], 'x')],
+      {},
+    ],
+    ['a backspace in a file name', [gist('a1', '2021-01-01T00:00:00Z', ['a\bb'], 'x')], {}],
   ])('%s: gh runs', async (_name, body, flags) => {
     expect(
       await runGistList(
@@ -164,6 +170,26 @@ describe('gh gist list --public through the relay port', () => {
         'monalisa',
       ),
     ).toEqual({ kind: 'delegate', reason: 'unsupported_shape' });
+  });
+
+  it('file names as gh’s sanitizer leaves them (an escape in a name is caret text, not a raw ESC)', async () => {
+    const body = [gist('a1', '2021-01-01T00:00:00Z', ['evil\u001b[31m.txt'], '')];
+    const shown = await runGistList(
+      port({ [LIST]: { body } }),
+      plan({ public: ['true'] }),
+      'monalisa',
+    );
+    expect(shown).toMatchObject({
+      stdout: 'a1\tevil^[[31m.txt\t1 file\tpublic\t2021-01-01T00:00:30Z\n',
+    });
+    // --filter sees the sanitized name too: `G` matches the BEL's `^G`.
+    const bell = [gist('b2', '2021-01-01T00:00:00Z', ['a\u0007b', 'gistfile1.txt'], '')];
+    const matched = await runGistList(
+      port({ [LIST]: { body: bell } }),
+      plan({ public: ['true'], filter: ['G'] }),
+      'monalisa',
+    );
+    expect(matched).toMatchObject({ stdout: 'b2\ta^Gb\t2 files\tpublic\t2021-01-01T00:00:30Z\n' });
   });
 
   it('a same-second pair beyond the cut does not matter', async () => {

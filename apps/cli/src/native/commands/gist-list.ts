@@ -1,6 +1,6 @@
 import { parseGoInt } from '../argv/go-int-option.js';
 import type { ServePlan } from '../argv/native-plan.js';
-import { sanitizeJson } from '../export/ascii-sanitizer.js';
+import { sanitizeAscii, sanitizeJson } from '../export/ascii-sanitizer.js';
 import { delegated, printed } from '../export/export-output.js';
 import type { CommandOutcome } from '../export/export-output.js';
 import { hasEscapeDependentControl, removeExcessiveWhitespace } from '../export/release-export.js';
@@ -42,7 +42,7 @@ function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
  * Decodes one (sanitized) item of `/users/{login}/gists`; `undefined` when gh's GraphQL view
  * of it is not proved the same: not public, an unexpected type, a time not in whole UTC
  * seconds, more files than GraphQL lists by default, a backspace or form feed whose escape
- * the relayed body no longer shows.
+ * the relayed body no longer shows, two file names gh's sanitizer makes one.
  */
 export function decodeListedGist(value: unknown): ListedGist | undefined {
   if (!isRecord(value) || hasEscapeDependentControl(value)) return undefined;
@@ -55,7 +55,11 @@ export function decodeListedGist(value: unknown): ListedGist | undefined {
   }
   if (typeof createdAt !== 'string' || !UTC_SECONDS.test(createdAt)) return undefined;
   if (typeof updatedAt !== 'string' || !UTC_SECONDS.test(updatedAt)) return undefined;
-  const fileNames = Object.keys(files);
+  // gh's sanitizer rewrites the names GraphQL sends (`\u001b` → `^[`); REST's are the keys.
+  const keys = Object.keys(files);
+  if (keys.some((key) => /[\b\f]/.test(key))) return undefined;
+  const fileNames = keys.map(sanitizeAscii);
+  if (new Set(fileNames).size !== fileNames.length) return undefined;
   if (fileNames.length > GRAPHQL_FILE_LIMIT) return undefined;
   return { id, description: description ?? '', fileNames, createdAt, updatedAt };
 }

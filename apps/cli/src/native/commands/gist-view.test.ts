@@ -108,7 +108,8 @@ describe('gh gist view --files through the relay port', () => {
     ['a non-ASCII capital', gist(['É.txt'])],
     ['a dotted capital I', gist(['\u0130.txt', 'b'])],
     ['a final sigma', gist(['ΑΣ', 'b'])],
-    ['a control character', gist(['a\u0085', 'b'])],
+    // Go's decoder reads a lone surrogate as U+FFFD.
+    ['a lone surrogate', gist(['a\ud800', 'b'])],
   ])('runs gh for %s', async (_name, answer) => {
     const outcome = await runGistView(fakePort(answer), { args: [ID], flags: { files: ['true'] } });
     expect(outcome).toEqual({ kind: 'delegate', reason: 'unsupported_shape' });
@@ -184,6 +185,34 @@ describe('gh gist view contents without a terminal (raw)', () => {
       code: 0,
       stdout: 'Zz.txt\n\nz\n\nünï.txt\n\nu\n\n\u{1F680}.md\n\nr\n',
       stderr: '',
+    });
+  });
+
+  it('file names as gh’s sanitizer leaves them: an ESC in a name is `^[`', async () => {
+    const answer = gistOf('', { 'a\u001bz.txt': 'A', 'b.txt': 'B' });
+    expect(
+      await runGistView(fakePort(answer), { args: ['1234'], flags: { files: ['true'] } }),
+    ).toEqual({
+      kind: 'done',
+      code: 0,
+      stdout: 'a^[z.txt\nb.txt\n',
+      stderr: '',
+    });
+    expect(
+      await runGistView(fakePort(answer), { args: ['1234'], flags: { filename: ['a^[z.txt'] } }),
+    ).toEqual({ kind: 'done', code: 0, stdout: 'A\n', stderr: '' });
+    // A C1 control (go-gh v2.11 maps U+0080…U+009F too): U+0085 is `^E`.
+    expect(
+      await runGistView(fakePort(gist(['a\u0085', 'b'])), {
+        args: [ID],
+        flags: { files: ['true'] },
+      }),
+    ).toEqual({ kind: 'done', code: 0, stdout: 'a^E\nb\n', stderr: '' });
+    // Two keys the sanitizer makes one: gh's map keeps one of them.
+    const merged = gistOf('', { 'a\u001b': 'A', 'a^[': 'B' });
+    expect(await runGistView(fakePort(merged), { args: ['1234'], flags: {} })).toEqual({
+      kind: 'delegate',
+      reason: 'unsupported_shape',
     });
   });
 

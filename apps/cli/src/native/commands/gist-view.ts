@@ -1,5 +1,5 @@
 import type { ServePlan } from '../argv/native-plan.js';
-import { sanitizeJson } from '../export/ascii-sanitizer.js';
+import { sanitizeAscii, sanitizeJson } from '../export/ascii-sanitizer.js';
 import { delegated, printed } from '../export/export-output.js';
 import type { CommandOutcome } from '../export/export-output.js';
 import { parseGistSelector, renderGistFileNames, renderGistView } from '../export/gist-export.js';
@@ -12,7 +12,8 @@ import { finishOutcome } from './served-outcome.js';
 /**
  * Decodes a (sanitized) REST gist as gh's `shared.Gist`; `undefined` where Go would refuse it,
  * a file is `null` (gh would dereference it), or a backspace or form feed makes gh's sanitized
- * text unproved.
+ * text unproved. File names are the `files` keys as gh's sanitizer leaves them (`\u001b` → `^[`);
+ * two keys that become one run gh.
  */
 function decodeGist(body: unknown): GoGist | undefined {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
@@ -29,10 +30,13 @@ function decodeGist(body: unknown): GoGist | undefined {
     return undefined;
   }
   const decoded = new Map<string, GoGistFile>();
-  for (const [name, file] of Object.entries((files ?? {}) as Record<string, unknown>)) {
+  for (const [key, file] of Object.entries((files ?? {}) as Record<string, unknown>)) {
     if (typeof file !== 'object' || file === null || Array.isArray(file)) return undefined;
     const content = (file as { content?: unknown }).content;
     if (content !== undefined && content !== null && typeof content !== 'string') return undefined;
+    // gh's sanitizer rewrites the response's bytes, the files map's keys included.
+    const name = sanitizeAscii(key);
+    if (/[\b\f]/.test(key) || decoded.has(name)) return undefined;
     decoded.set(name, { content: content ?? '' });
   }
   return { description: description ?? '', files: decoded };
