@@ -29,6 +29,12 @@ export interface CacheEntry {
   readonly body: unknown;
   /** How `body` is encoded. */
   readonly bodyEncoding: BodyEncoding;
+  /**
+   * The JSON text the forge wrote for a `json` body, kept only when `JSON.stringify(body)` would
+   * not give it back (and never for a reduced body): `JSON.parse(bodySource)` is `body`. The
+   * relay's envelope carries these bytes, so that a client prints what the forge sent.
+   */
+  readonly bodySource?: string;
   /** ETag / Last-Modified and the lane that obtained them, when upstream sent any. */
   readonly validators?: CachedValidators;
   /** When upstream last confirmed the answer (a 200, a 304 or an existence probe). */
@@ -58,6 +64,7 @@ export function measureEntryBytes(entry: Omit<CacheEntry, 'bytes'>): number {
   let bytes = ENTRY_OVERHEAD_BYTES + entry.routeKind.length;
   if (typeof entry.body === 'string') bytes += utf8Length(entry.body);
   else if (entry.body !== undefined) bytes += utf8Length(JSON.stringify(entry.body));
+  if (entry.bodySource !== undefined) bytes += utf8Length(entry.bodySource);
   for (const [name, value] of Object.entries(entry.headers)) {
     bytes += utf8Length(name) + utf8Length(value);
   }

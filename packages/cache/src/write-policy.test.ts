@@ -221,6 +221,25 @@ describe('planCacheWrite', () => {
   });
 });
 
+describe('planCacheWrite: the forge’s JSON text', () => {
+  const source = '[{"id":1.0}]';
+
+  it('stores the text with the body it describes, counted in the entry size, kept by a 304', () => {
+    const entry = stored('issue_list', { ...ok200, bodySource: source });
+    expect(entry.bodySource).toBe(source);
+    expect(entry.bytes).toBe(stored('issue_list').bytes + source.length);
+    expect(applyNotModified(entry, { headers: {}, now: T0 + MINUTE }).bodySource).toBe(source);
+    expect(confirmFromItem(entry, [{ id: 1 }], { now: T0 + MINUTE })?.bodySource).toBe(source);
+  });
+
+  it('never stores the forge’s text of a reduced repo_view body: it holds token-specific fields', () => {
+    const text = JSON.stringify({ ...repoView, permissions: { admin: true } }, null, 1);
+    const entry = stored('repo_view', { ...ok200, body: JSON.parse(text), bodySource: text });
+    expect(entry).not.toHaveProperty('bodySource');
+    expect(JSON.stringify(entry)).not.toContain('permissions');
+  });
+});
+
 describe('applyNotModified', () => {
   it('confirms the entry now, renews its lifetime and keeps its body and lane', () => {
     const entry = stored('pr_view');

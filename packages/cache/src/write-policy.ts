@@ -36,6 +36,8 @@ export interface UpstreamAnswer {
   /** The parsed body (JSON value, text, or base64 text). */
   readonly body: unknown;
   readonly bodyEncoding: BodyEncoding;
+  /** The forge's own JSON text of a `json` body, when it is not `JSON.stringify(body)`. */
+  readonly bodySource?: string | undefined;
 }
 
 /** Why an answer was not stored. */
@@ -144,12 +146,16 @@ export function planCacheWrite(input: WriteInput): Result<CacheEntry, WriteRefus
     return err({ code: 'uncacheable_status', existing, cache: 'miss' });
   }
   const validators = toValidators(answer.headers, lane);
+  const body = reduceResponseBody(routeKind, answer.status, answer.body);
+  // The forge's text describes the body it came with: a reduced body is another value.
+  const bodySource = body === answer.body ? answer.bodySource : undefined;
   const unsized: Omit<CacheEntry, 'bytes'> = {
     routeKind,
     status: answer.status,
     headers: toStoredHeaders(routeKind, answer.headers),
-    body: reduceResponseBody(routeKind, answer.status, answer.body),
+    body,
     bodyEncoding: answer.bodyEncoding,
+    ...(bodySource === undefined ? {} : { bodySource }),
     ...(validators === undefined ? {} : { validators }),
     validatedAt: now,
     expiresAt: now + lifetime.freshMs,

@@ -519,6 +519,17 @@ describe('faults and the request log', () => {
     expect(sim.requests.find({ status: 502 })[0]?.fault).toBe('status');
   });
 
+  it('answers a status fault with the exact JSON text it was given', async () => {
+    const text = '{\n  "score": 1.0,\n  "body": "\\u003c!-- x --\\u003e"\n}\n';
+    sim.faults.inject({
+      path: '/repos/acme/widgets/issues',
+      action: { kind: 'status', status: 200, bodyText: text },
+    });
+    const res = await get('/repos/acme/widgets/issues');
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await res.text()).toBe(text);
+  });
+
   it('applies faults per host only', async () => {
     sim.faults.inject({ host: 'raw', action: { kind: 'status', status: 503 } });
     expect((await get('/acme/widgets/main/README.md', { base: sim.urls.raw })).status).toBe(503);

@@ -79,6 +79,43 @@ describe('encodeBody', () => {
   });
 });
 
+describe('encodeBody: the JSON text the forge wrote', () => {
+  const encodeJson = (text: string) =>
+    encodeBody(Buffer.from(text), { status: 200, contentType: 'application/json', kind: 'api' });
+
+  it.each([
+    ['compact, as JSON.stringify writes it', '{"b":1,"a":[true,null,"x"]}', false],
+    ['a float written 1.0 (search scores)', '{"score":1.0}', true],
+    ['HTML characters escaped', '{"body":"\\u003c!-- x --\\u003e"}', true],
+    ['an escaped slash', '{"url":"a\\/b"}', true],
+    ['integer-like keys after others (emoji names)', '{"+1":"a","100":"b"}', true],
+    ['pretty-printed', '{\n  "a": 1\n}', true],
+    ['a trailing newline', '[1,2]\n', true],
+    ['an exponent', '[1e3]', true],
+  ])('%s: source kept only when JSON.stringify would not give it back', (_name, text, kept) => {
+    const encoded = encodeJson(text);
+    expect(encoded).toEqual(
+      kept
+        ? { encoding: 'json', body: JSON.parse(text), source: text }
+        : { encoding: 'json', body: JSON.parse(text) },
+    );
+  });
+
+  it('keeps any formatting of any JSON value, and source always parses to the body', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.integer({ min: 0, max: 4 }), (value, indent) => {
+        const text = JSON.stringify(value, null, indent);
+        const encoded = encodeJson(text);
+        expect(encoded.encoding).toBe('json');
+        if (encoded.encoding !== 'json') return;
+        expect(encoded.body).toEqual(JSON.parse(text));
+        expect(encoded.source ?? JSON.stringify(encoded.body)).toBe(text);
+        expect(encoded.source === undefined).toBe(JSON.stringify(encoded.body) === text);
+      }),
+    );
+  });
+});
+
 describe('isJsonContentType', () => {
   it.each([
     ['application/json', true],

@@ -6,7 +6,17 @@ export type JsonValue =
 
 /** An envelope body and its encoding; the fields are the envelope's `body` and `body_encoding`. */
 export type EncodedBody =
-  | { readonly encoding: Extract<BodyEncoding, 'json'>; readonly body: JsonValue }
+  | {
+      readonly encoding: Extract<BodyEncoding, 'json'>;
+      readonly body: JsonValue;
+      /**
+       * The body's own JSON text, present only when it is not `JSON.stringify(body)` (whitespace,
+       * a number written `1.0`, escapes such as `\u003c`, keys JavaScript orders differently):
+       * `JSON.parse(source)` is `body`. The relay writes it into the envelope in place of
+       * `JSON.stringify(body)`, so that a client prints the forge's bytes, as gh does.
+       */
+      readonly source?: string;
+    }
   | { readonly encoding: Extract<BodyEncoding, 'text'>; readonly body: string | null }
   | { readonly encoding: Extract<BodyEncoding, 'base64'>; readonly body: string };
 
@@ -75,8 +85,9 @@ export function encodeOpaqueBody(bytes: Uint8Array): EncodedBody {
 /**
  * Encodes an upstream body for the envelope, exactly per SPEC.md "Body encoding rules":
  * 1. empty: `null` (API) or `''` (documents), text encoding;
- * 2. 2xx with a JSON content type: parsed with ordinary `JSON.parse` semantics; malformed JSON
- *    (a leading BOM included) falls back to rule 3;
+ * 2. 2xx with a JSON content type: parsed with ordinary `JSON.parse` semantics, the text kept
+ *    as `source` when `JSON.stringify` would not give it back; malformed JSON (a leading BOM
+ *    included) falls back to rule 3;
  * 3. otherwise {@link encodeOpaqueBody}.
  *
  * @param bytes - the upstream body, already within the size cap
@@ -91,7 +102,10 @@ export function encodeBody(bytes: Uint8Array, options: EncodeBodyOptions): Encod
     const text = decodeStrict(bytes);
     if (text !== undefined) {
       try {
-        return { encoding: 'json', body: JSON.parse(text) as JsonValue };
+        const body = JSON.parse(text) as JsonValue;
+        return JSON.stringify(body) === text
+          ? { encoding: 'json', body }
+          : { encoding: 'json', body, source: text };
       } catch {
         // Malformed JSON falls back to the lossless opaque encoding.
       }

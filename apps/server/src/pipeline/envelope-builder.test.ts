@@ -99,4 +99,32 @@ describe('envelope builder', () => {
     const text = serializeEnvelope(buildEnvelope(b, { ...meta, cache: 'hit' }), b);
     expect(JSON.parse(text)).toMatchObject({ body: { n: 2 }, relay: { cache: 'hit' } });
   });
+
+  it('writes the forge’s JSON text of a json body in place of its JSON, still the same envelope', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.integer({ min: 0, max: 3 }), facts, (value, indent, fact) => {
+        const source = `${JSON.stringify(value, null, indent)}\n`;
+        const body = JSON.parse(source) as unknown;
+        const built = buildEnvelope(
+          { status: 200, headers: {}, body, bodyEncoding: 'json', bodySource: source },
+          fact,
+        );
+        const text = serializeEnvelope(built, undefined, source);
+        expect(text).toContain(`"body":${source},"body_encoding":"json"`);
+        expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(built)));
+        // The text of an entry is kept with it: a later hit writes it again.
+        const entry = {};
+        serializeEnvelope(built, entry, source);
+        expect(serializeEnvelope(built, entry, source)).toBe(text);
+      }),
+    );
+  });
+
+  it('writes a text body as JSON whatever source is given', () => {
+    const built = buildEnvelope(
+      { status: 200, headers: {}, body: 'plain', bodyEncoding: 'text' },
+      { pool: 'team', requestId: 'r', routeKind: 'contents', cacheable: true, cache: 'miss' },
+    );
+    expect(serializeEnvelope(built, undefined, '{"x": 1}')).toBe(JSON.stringify(built));
+  });
 });

@@ -15,6 +15,11 @@ export interface EnvelopeAnswer {
   readonly headers: Readonly<Record<string, string>>;
   readonly body: unknown;
   readonly bodyEncoding: BodyEncoding;
+  /**
+   * The forge's own JSON text of a `json` body, when it is not `JSON.stringify(body)` and the
+   * body is the value parsed from it (never a reduced or filtered body).
+   */
+  readonly bodySource?: string | undefined;
 }
 
 /** The stale fields of an expired entry served during an outage. */
@@ -80,27 +85,39 @@ export function buildEnvelope(answer: EnvelopeAnswer, facts: EnvelopeFacts): Rel
  */
 const answerPrefixes = new WeakMap<object, string>();
 
-function answerPrefix(envelope: RelayEnvelope): string {
-  return `{"status":${JSON.stringify(envelope.status)},"headers":${JSON.stringify(envelope.headers)},"body":${JSON.stringify(envelope.body)},"body_encoding":${JSON.stringify(envelope.body_encoding)}`;
+function answerPrefix(envelope: RelayEnvelope, bodySource: string | undefined): string {
+  // The forge's text of a JSON body in place of its re-serialization: the same JSON value
+  // (SPEC.md envelope rule 3), with the bytes gh would print.
+  const body =
+    bodySource !== undefined && envelope.body_encoding === 'json'
+      ? bodySource
+      : JSON.stringify(envelope.body);
+  return `{"status":${JSON.stringify(envelope.status)},"headers":${JSON.stringify(envelope.headers)},"body":${body},"body_encoding":${JSON.stringify(envelope.body_encoding)}`;
 }
 
 /**
- * Serializes an envelope exactly as `JSON.stringify(envelope)` would for one built by
- * {@link buildEnvelope}. When `answerSource` is given — the immutable object (a cache entry) the
- * envelope's status, headers, body and encoding were taken from, unchanged — the JSON of those
- * fields is kept with it and reused by later envelopes from the same source; only `identity`
- * and `relay` are serialized per request.
+ * Serializes an envelope as `JSON.stringify(envelope)` would for one built by
+ * {@link buildEnvelope}, except that a `json` body with a `bodySource` is written as that text
+ * (the forge's bytes: `JSON.parse` of the result still gives the envelope). When `answerSource`
+ * is given — the immutable object (a cache entry) the envelope's status, headers, body and
+ * encoding were taken from, unchanged — the JSON of those fields is kept with it and reused by
+ * later envelopes from the same source; only `identity` and `relay` are serialized per request.
  *
  * @param envelope - an envelope from {@link buildEnvelope}
  * @param answerSource - the immutable source of its answer fields, if there is one
+ * @param bodySource - the forge's JSON text of the envelope's `json` body, if it is kept
  */
-export function serializeEnvelope(envelope: RelayEnvelope, answerSource?: object): string {
+export function serializeEnvelope(
+  envelope: RelayEnvelope,
+  answerSource?: object,
+  bodySource?: string,
+): string {
   let prefix: string | undefined;
-  if (answerSource === undefined) prefix = answerPrefix(envelope);
+  if (answerSource === undefined) prefix = answerPrefix(envelope, bodySource);
   else {
     prefix = answerPrefixes.get(answerSource);
     if (prefix === undefined) {
-      prefix = answerPrefix(envelope);
+      prefix = answerPrefix(envelope, bodySource);
       answerPrefixes.set(answerSource, prefix);
     }
   }

@@ -144,6 +144,11 @@ export type RelayPipelineOutcome =
        * hit or a stale entry): `serializeEnvelope` reuses their JSON by it.
        */
       readonly answerSource?: CacheEntry | undefined;
+      /**
+       * The forge's own JSON text of the envelope's `json` body, when `JSON.stringify(body)`
+       * would not give it back: `serializeEnvelope` writes it in place of the body's JSON.
+       */
+      readonly bodySource?: string | undefined;
     }
   | { readonly kind: 'failure'; readonly failure: PipelineFailure };
 
@@ -222,19 +227,28 @@ function toClassifyFailure(error: ClassifyError): PipelineFailure {
 
 function toAnswer(route: ClassifiedRoute, served: ServedAnswer): EnvelopeAnswer {
   const { response } = served;
-  let body = reduceResponseBody(route.kind, response.status, response.body.body);
+  const parsed = response.body.body;
+  let body = reduceResponseBody(route.kind, response.status, parsed);
   if (route.visibility.class === 'public_profile') body = toPublicProfile(body);
+  // The forge's JSON text goes with the very value it was parsed into: a reduced or filtered
+  // body (a new object: the reducers and the screen copy, never mutate) is another value.
+  const source = response.body.encoding === 'json' ? response.body.source : undefined;
   return {
     status: response.status,
     headers: response.headers,
     body,
     bodyEncoding: response.body.encoding,
+    ...(source !== undefined && body === parsed ? { bodySource: source } : {}),
   };
 }
 
 /** A stored body as the transport gives one (a 304 refresh confirms it unchanged). */
 function bodyOf(entry: CacheEntry): ServedAnswer['response']['body'] {
-  return { encoding: entry.bodyEncoding, body: entry.body } as ServedAnswer['response']['body'];
+  return {
+    encoding: entry.bodyEncoding,
+    body: entry.body,
+    ...(entry.bodySource === undefined ? {} : { source: entry.bodySource }),
+  } as ServedAnswer['response']['body'];
 }
 
 function fromEntry(entry: CacheEntry): EnvelopeAnswer {
@@ -243,6 +257,7 @@ function fromEntry(entry: CacheEntry): EnvelopeAnswer {
     headers: entry.headers,
     body: entry.body,
     bodyEncoding: entry.bodyEncoding,
+    ...(entry.bodySource === undefined ? {} : { bodySource: entry.bodySource }),
   };
 }
 
@@ -435,10 +450,13 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
     }
   }
 
-  async function serve(
-    context: RequestContext,
-  ): Promise<
-    | { ok: true; envelope: RelayEnvelope; answerSource?: CacheEntry | undefined }
+  async function serve(context: RequestContext): Promise<
+    | {
+        ok: true;
+        envelope: RelayEnvelope;
+        answerSource?: CacheEntry | undefined;
+        bodySource?: string | undefined;
+      }
     | { ok: false; failure: PipelineFailure }
   > {
     const { request, policy, route, rewriteCheck, trace } = context;
@@ -456,6 +474,7 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
         routeKind: route.kind,
       }),
       answerSource,
+      bodySource: answer.bodySource,
     });
 
     // The owner gate (rule 9) of every route that names an owner — a repository or an account —
@@ -829,7 +848,12 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
       }
       return finish(
         served.ok
-          ? { kind: 'envelope', envelope: served.envelope, answerSource: served.answerSource }
+          ? {
+              kind: 'envelope',
+              envelope: served.envelope,
+              answerSource: served.answerSource,
+              bodySource: served.bodySource,
+            }
           : { kind: 'failure', failure: served.failure },
       );
     }

@@ -55,9 +55,13 @@ export function createRelayRoute(
       body,
     });
     if (outcome.kind === 'envelope') {
-      return c.body(serializeEnvelope(outcome.envelope, outcome.answerSource), 200, {
-        'content-type': 'application/json',
-      });
+      return c.body(
+        serializeEnvelope(outcome.envelope, outcome.answerSource, outcome.bodySource),
+        200,
+        {
+          'content-type': 'application/json',
+        },
+      );
     }
     const { failure } = outcome;
     if (failure.kind === 'fallback') {

@@ -1,6 +1,7 @@
 import { DEMO } from '@relay/forge-sim';
 import { relayEnvelopeSchema } from '@relay/protocol';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { VIEWER_RELATIVE_REPOSITORY_FIELDS } from '../../src/pipeline/public-only-screen.js';
 import { startRelayHarness, type RelayHarness } from './relay-harness.js';
 
 /**
@@ -69,6 +70,55 @@ describe('envelope', () => {
     expect(answer.json.body.full_name).toBe(`${org}/${publicRepo}`);
     expect(answer.json.body).not.toHaveProperty('permissions');
     expect(answer.json.body).not.toHaveProperty('security_and_analysis');
+  });
+
+  it('carries the forge’s own JSON text in the envelope, on the miss and on every hit', async () => {
+    const path = `${REPO}/issues`;
+    // Bytes JSON.stringify would not write: whitespace, 1.0, escapes, a big integer, key order.
+    const text =
+      '[\n  {"id": 12345678901234567890, "score": 1.0, "title": "\\u003cb\\u003e", "+1": 1, "100": 2}\n]\n';
+    h.sim.faults.inject({
+      path,
+      times: 1,
+      action: { kind: 'status', status: 200, bodyText: text },
+    });
+    const miss = await h.relay({ path });
+    expect(miss.json.relay.cache).toBe('miss');
+    expect(miss.text).toContain(`"body":${text},"body_encoding":"json"`);
+    expect(miss.json.body).toEqual(JSON.parse(text));
+    const hit = await h.relay({ path });
+    expect(hit.json.relay.cache).toBe('hit');
+    expect(hit.text).toContain(`"body":${text},"body_encoding":"json"`);
+    expect(upstream(path)).toHaveLength(1);
+  });
+
+  it.each([
+    // Removed by the public-only screen (viewer-relative fields of any repository object).
+    ['screened', { permissions: { admin: true }, temp_clone_token: 'SECRET-TCT' }],
+    // Removed only by the repo_view reducer (fields GitHub shows to writers, unknown fields).
+    ['reduced', { custom_properties: { team: 'SECRET-CPV' }, squash_merge_commit_title: 'X' }],
+  ])('never carries the forge’s text of a body the relay %s', async (_how, extra) => {
+    // A repository view as a pooled admin token sees it, written so JSON.stringify differs.
+    const view = Object.entries(
+      (await (await fetch(`${h.sim.urls.api}${REPO}`)).json()) as object,
+    ).filter(([key]) => !(VIEWER_RELATIVE_REPOSITORY_FIELDS as readonly string[]).includes(key));
+    const adminText = JSON.stringify({ ...Object.fromEntries(view), ...extra }, null, 2);
+    h.sim.faults.inject({
+      path: REPO,
+      action: { kind: 'status', status: 200, bodyText: adminText },
+    });
+    try {
+      const answer = await h.relay({ path: REPO });
+      expect(answer.status).toBe(200);
+      expect(answer.text).not.toContain('SECRET');
+      for (const field of Object.keys(extra)) {
+        expect(answer.text).not.toContain(field);
+        expect(answer.json.body).not.toHaveProperty(field);
+      }
+      expect(answer.text).toContain(`"body":${JSON.stringify(answer.json.body)},`);
+    } finally {
+      h.sim.faults.clear();
+    }
   });
 
   it('max-age=N: a fresh entry older than N is a miss, refilled and written through', async () => {

@@ -113,6 +113,18 @@ export function runCacheStoreContract(options: CacheStoreContractOptions): void 
     );
 
     it(
+      'keeps the forge’s JSON text of a json body, byte for byte',
+      withStore(async (store) => {
+        const source = '{ "score": 1.0, "s": "\\u003c/a\\u003e", "100": 1, "+1": 2 }\n';
+        const entry = createTestEntry({ body: JSON.parse(source) as unknown, bodySource: source });
+        await store.put('source', entry);
+        const read = await store.get('source');
+        assert.equal(read?.bodySource, source);
+        assert.deepEqual(read, entry);
+      }),
+    );
+
+    it(
       'replaces an entry under the same key and adjusts the byte total',
       withStore(async (store) => {
         await store.put('k', createTestEntry({ bytes: 100 }));

@@ -385,12 +385,13 @@ export function createApiHost(deps: ApiHostDeps): SimHostHandler {
             documentation_url: 'https://docs.github.com/rest',
           }
         : action.body;
+    const response = jsonResponse(action.status, body, {
+      ...baseHeaders(principal),
+      ...rate,
+      ...action.headers,
+    });
     return {
-      response: jsonResponse(action.status, body, {
-        ...baseHeaders(principal),
-        ...rate,
-        ...action.headers,
-      }),
+      response: action.bodyText === undefined ? response : { ...response, body: action.bodyText },
     };
   }
 

@@ -7,6 +7,11 @@ export type FaultAction =
       readonly kind: 'status';
       readonly status: number;
       readonly body?: unknown;
+      /**
+       * The body's exact text, sent as JSON (`application/json`) instead of `body` serialized:
+       * for answers whose bytes JSON.stringify would not write (whitespace, `1.0`, escapes).
+       */
+      readonly bodyText?: string;
       readonly headers?: Record<string, string>;
     }
   /** GitHub's secondary rate limit: 403 or 429 with Retry-After while primary budget remains. */

@@ -64,7 +64,11 @@ export const BODY_FIXTURES: readonly BodyFixture[] = [
     status: 200,
     contentType: 'application/json; charset=utf-8',
     kind: 'api',
-    expected: { encoding: 'json', body: { a: 1, b: [true, null, 'x'] } },
+    expected: {
+      encoding: 'json',
+      body: { a: 1, b: [true, null, 'x'] },
+      source: '{ "a" : 1,\n  "b": [true, null, "x"] }\n',
+    },
   },
   {
     name: 'vendor +json media type',
@@ -88,7 +92,11 @@ export const BODY_FIXTURES: readonly BodyFixture[] = [
     status: 200,
     contentType: 'application/json',
     kind: 'api',
-    expected: { encoding: 'json', body: { id: Number('12345678901234567890') } },
+    expected: {
+      encoding: 'json',
+      body: { id: Number('12345678901234567890') },
+      source: '{"id":12345678901234567890}',
+    },
   },
   {
     name: 'JSON with escaped and astral characters',
@@ -96,7 +104,11 @@ export const BODY_FIXTURES: readonly BodyFixture[] = [
     status: 200,
     contentType: 'application/json',
     kind: 'api',
-    expected: { encoding: 'json', body: { s: '\u00e9 \u{1F600} \n' } },
+    expected: {
+      encoding: 'json',
+      body: { s: '\u00e9 \u{1F600} \n' },
+      source: '{"s":"\\u00e9 \u{1F600} \\n"}',
+    },
   },
   {
     name: 'JSON error answer (404) stays opaque text',
