@@ -69,8 +69,9 @@ export interface FindWorkflowOptions {
 }
 
 /**
- * gh's `ResolveWorkflow` without a prompt (stdout is not a terminal): by id or file name one
- * read (a 404 is gh's REST error); by name the workflow list, case-folded name and state
+ * gh's `ResolveWorkflow` without a prompt (stdout is not a terminal): an empty selector is
+ * gh's `empty workflow selector` (no read); by id or file name one read (a 404 is gh's REST
+ * error); by name the workflow list, case-folded name and state
  * matched — none is `could not find any workflows named <selector>`, several is
  * `could not resolve to a unique workflow; found: <file> …` (gh cannot prompt), both exit 1.
  */
@@ -79,6 +80,8 @@ export async function findWorkflow(
   options: FindWorkflowOptions,
 ): Promise<ReadStep<GoWorkflow>> {
   const { repo, selector } = options;
+  // gh's FindWorkflow refuses an empty selector before any request (`workflow view ""`).
+  if (selector === '') return { kind: 'error', stderr: 'empty workflow selector\n' };
   switch (classifyWorkflowSelector(selector)) {
     case 'unproved':
       return UNPROVED;

@@ -52,6 +52,23 @@ describe('gh workflow view through the relay port', () => {
     ]);
   });
 
+  it.each([
+    ['', {}],
+    ['--yaml', { yaml: ['true'] }],
+  ])(
+    'an empty workflow argument %s: gh’s FindWorkflow error, no read, exit 1',
+    async (_name, flags) => {
+      const port = createFakeRunPort({});
+      expect(await runWorkflowView(port, plan([''], flags), options)).toEqual({
+        kind: 'done',
+        code: 1,
+        stdout: '',
+        stderr: 'empty workflow selector\n',
+      });
+      expect(port.reads).toEqual([]);
+    },
+  );
+
   it('no runs: no table, no run list hint', async () => {
     const port = createFakeRunPort({
       [`${WORKFLOWS}?page=1`]: { body: { workflows: [A_WORKFLOW] } },
