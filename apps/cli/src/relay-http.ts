@@ -24,8 +24,8 @@ export interface RelayHttpRequest {
 
 /** What the relay answered. */
 export type RelayReply =
-  /** A 2xx JSON body. */
-  | { readonly kind: 'ok'; readonly status: number; readonly json: unknown }
+  /** A 2xx JSON body, and its text (the forge's JSON text an envelope carries verbatim). */
+  | { readonly kind: 'ok'; readonly status: number; readonly json: unknown; readonly text?: string }
   /** A relay error body (DESIGN.md §3). */
   | {
       readonly kind: 'error';
@@ -100,7 +100,7 @@ export async function sendRelayRequest(
     return { kind: 'malformed', status: response.status };
   }
   if (response.status >= 200 && response.status < 300) {
-    return { kind: 'ok', status: response.status, json };
+    return { kind: 'ok', status: response.status, json, text };
   }
   const parsed = getErrorBodySchema().safeParse(json, { jitless: true });
   if (!parsed.success) return { kind: 'malformed', status: response.status };
