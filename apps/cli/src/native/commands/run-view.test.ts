@@ -113,6 +113,30 @@ describe('gh run view --json through the relay port', () => {
     });
   });
 
+  it.each([
+    ['--log', { log: ['true'] }],
+    ['--log-failed --job', { 'log-failed': ['true'], job: ['20'] }],
+  ])('%s with --json: gh writes the export and returns before the log', async (_name, flags) => {
+    const port = createFakeRunPort({
+      ...answers(),
+      '/repos/OWNER/REPO/actions/jobs/20': {
+        body: { ...FAILED_JOB, run_id: 1234 },
+        route: 'job_view',
+      },
+    });
+    const outcome = await runRunView(
+      port,
+      plan(['1234'], { ...flags, json: ['databaseId,workflowName'] }),
+      options,
+    );
+    expect(outcome).toEqual({
+      kind: 'done',
+      code: 0,
+      stdout: '{"databaseId":1234,"workflowName":"CI"}\n',
+      stderr: '',
+    });
+  });
+
   it('a missing run: gh’s `failed to get run: HTTP 404` text, exit 1', async () => {
     const port = createFakeRunPort({
       [RUN]: { status: 404, text: '{"message":"Not Found"}', route: 'run_view' },
@@ -176,7 +200,7 @@ describe('gh run view --json through the relay port', () => {
   });
 
   it.each([
-    ['--log', [], { log: ['true'], json: ['status'] }, 'unsupported_flag'],
+    ['--log', [], { log: ['true'] }, 'unsupported_flag'],
     ['--log-failed', [], { 'log-failed': ['true'] }, 'unsupported_flag'],
     ['--attempt -1', [], { attempt: ['-1'], json: ['status'] }, 'invalid_usage'],
     [

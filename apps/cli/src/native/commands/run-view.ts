@@ -67,8 +67,9 @@ function readAttempt(flags: ServePlan['flags']): number | ActionsOutcome {
  * header names the attempt, its URL gains `/attempts/N`); another attempt needs
  * `/attempts/N`, which no relay route reads.
  *
- * gh runs instead for: `--log` and `--log-failed` (README "run view --log": the run's log zip,
- * which no relay route serves, cannot be rebuilt from job logs provably), `--web`, no run or
+ * gh runs instead for: `--log` and `--log-failed` without `--json` (README "run view --log":
+ * the run's log zip, which no relay route serves, cannot be rebuilt from job logs provably;
+ * with `--json` gh writes the export and returns before the log), `--web`, no run or
  * job id; an unproved export (an integer beyond ±(2^53−1), more than 100 jobs, a body Go
  * decodes differently) is client rule 9's `unsupported_run_export`.
  */
@@ -89,8 +90,10 @@ export async function runRunView(
   const jobId = jobFlag === '' ? undefined : jobFlag;
   const id = jobId ?? plan.args[0];
   if (id === undefined) return delegated('invalid_usage');
-  if (isOn(flags, 'log') || isOn(flags, 'log-failed')) return delegated('unsupported_flag');
   const selected = selection.value;
+  // gh writes an export before it looks at --log/--log-failed: only the log itself runs gh.
+  const wantsLog = isOn(flags, 'log') || isOn(flags, 'log-failed');
+  if (wantsLog && selected.kind === 'human') return delegated('unsupported_flag');
   const repo = plan.repo?.repo;
   if (repo === undefined) return delegated('unsupported_shape');
   const runExport = selected.kind !== 'human';
