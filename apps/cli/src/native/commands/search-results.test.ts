@@ -137,6 +137,24 @@ describe('search issues and prs (shared_test.go TestSearchIssues)', () => {
     });
   });
 
+  it('a title with the text \\u001b is sanitized as go-gh’s JSON mode does (the backslash kept)', async () => {
+    // go-gh's sanitizer_test.go "JSON sanitization maintains valid JSON", decoded: the JSON
+    // text `\u001B \\u001B \\\u001B \\\\u001B \\u001B\\u001B` becomes
+    // `^[ \\^[ \\^[ \\\\^[ \\^[\\^[`.
+    const title =
+      '\u001B \\u001B \\\u001B \\\\u001B \\u001B\\u001B end \\u000d \\u0009 \\U001b \\u0085';
+    const port = fakePort([page([issue('github.com/acme/widgets', 1, 'open', title, [])])]);
+    const outcome = await runSearchCommand(
+      'search issues',
+      port,
+      { args: ['x'], flags: { repo: ['acme/widgets'], json: ['title'] } },
+      noJq,
+    );
+    expect(outcome).toMatchObject({
+      stdout: `[{"title":${JSON.stringify('^[ \\^[ \\^[ \\\\^[ \\^[\\^[ end \\u000d \\u0009 \\U001b \\^E')}}]\n`,
+    });
+  });
+
   it('"displays no results": nothing and exit 0 without a terminal; --json prints []', async () => {
     const human = await runSearchCommand(
       'search issues',
