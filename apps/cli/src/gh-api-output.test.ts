@@ -11,7 +11,6 @@ import {
   findNextLink,
   formatGhHttpError,
   ghErrorMessage,
-  isFaithfulJsonBody,
   isGhJsonContentType,
   slurpPages,
   splicePaginatedPages,
@@ -52,22 +51,6 @@ describe('splicePaginatedPages: only the pages gh read as JSON', () => {
     expect(splicePaginatedPages(pages('[1]', '[2]', '[3]'), [true, false, true]).toString()).toBe(
       '[1[2],3]',
     );
-  });
-});
-
-describe("isFaithfulJsonBody (what the relay's re-serialization cannot have changed)", () => {
-  it.each([
-    [{ id: 9007199254740991, n: -1.5, s: '1e21', a: [0.1, null, true] }, true],
-    [{ '+1': 1, '-1': 2, '01': 3, '4294967295': 4, a1: 5 }, true],
-    [{ id: 9007199254740992 }, false],
-    [[-12345678901234567000], false],
-    [{ tiny: 1e-7 }, false],
-    [{ big: 1e21 }, false],
-    [{ '100': 'x' }, false],
-    [{ '0': 'x' }, false],
-    [[{ files: { '4294967294': {} } }], false],
-  ])('%j → %s', (body, expected) => {
-    expect(isFaithfulJsonBody(body)).toBe(expected);
   });
 });
 

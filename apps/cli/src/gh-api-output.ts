@@ -24,28 +24,6 @@ export function isJsonEnvelope(
 }
 
 /**
- * Whether an envelope's `json` body, as the relay re-serialized it (SPEC.md envelope rule 3),
- * can still be the forge's own bytes: false when it holds an integer beyond ±(2^53 − 1) (the
- * relay kept only the nearest float64), a number JavaScript writes with an exponent (the forge
- * wrote it otherwise), or an object key that is an array index (`"100"`: JavaScript moves such
- * keys first, so the forge's key order is lost). gh prints the forge's bytes: such a body is
- * handed to the native CLI.
- */
-export function isFaithfulJsonBody(body: unknown): boolean {
-  if (typeof body === 'number') {
-    if (Number.isInteger(body) && !Number.isSafeInteger(body)) return false;
-    return !String(body).includes('e');
-  }
-  if (Array.isArray(body)) return body.every((item) => isFaithfulJsonBody(item));
-  if (typeof body !== 'object' || body === null) return true;
-  for (const [key, value] of Object.entries(body)) {
-    if (/^(0|[1-9]\d*)$/.test(key) && Number(key) < 2 ** 32 - 1) return false;
-    if (!isFaithfulJsonBody(value)) return false;
-  }
-  return true;
-}
-
-/**
  * Splices the pages of `gh api --paginate` exactly as gh's `paginatedArrayReader` does: a
  * page that starts with `[` continues the first page's array (its `[` becomes `,`, or a
  * space for an empty array) and every page but the last loses a closing `]`. Pages that are

@@ -15,12 +15,12 @@ import {
   findNextLink,
   formatGhHttpError,
   ghErrorMessage,
-  isFaithfulJsonBody,
   isJsonEnvelope,
   slurpPages,
   splicePaginatedPages,
 } from './gh-api-output.js';
 import { sanitizeGhJsonBody } from './gh-api-sanitizer.js';
+import { forgeJsonText } from './native-api-body-text.js';
 import { namesPlaceholder } from './gh-api-fields.js';
 import type { ApiFieldContext } from './gh-api-fields.js';
 import { checkJqExpression, formatJqOutput, normalizeJqInput } from './gh-jq.js';
@@ -50,7 +50,12 @@ export const QUOTA_NOTICE =
 
 /** The outcome of reading every page. */
 type PagesOutcome =
-  | { readonly kind: 'pages'; readonly envelopes: readonly RelayEnvelope[] }
+  | {
+      readonly kind: 'pages';
+      readonly envelopes: readonly RelayEnvelope[];
+      /** Each page's forge JSON text, when its envelope carries one (see forgeJsonText). */
+      readonly jsonTexts: readonly (string | undefined)[];
+    }
   | { readonly kind: 'delegate' };
 
 function isBareRateLimit(plan: RelayableApiRead): boolean {
@@ -97,6 +102,7 @@ async function readPages(
   const headers = freshHeaders(deps, plan);
   const perPage = Number(typeof plan.query.per_page === 'string' ? plan.query.per_page : 30);
   const envelopes: RelayEnvelope[] = [];
+  const jsonTexts: (string | undefined)[] = [];
   let path = plan.path;
   let query: Readonly<Record<string, string | readonly string[]>> = plan.query;
   let seen = 0;
@@ -132,6 +138,11 @@ async function readPages(
       throw error;
     }
     envelopes.push(envelope);
+    jsonTexts.push(
+      envelope.body_encoding === 'json'
+        ? forgeJsonText(outcome.reply.text, envelope.body)
+        : undefined,
+    );
     if (!plan.paginate || envelope.status < 200 || envelope.status > 299) break;
 
     const link = envelope.headers.link;
@@ -163,7 +174,7 @@ async function readPages(
     }
     break;
   }
-  return { kind: 'pages', envelopes };
+  return { kind: 'pages', envelopes, jsonTexts };
 }
 
 async function runLoginProbe(deps: CliDependencies, output: ApiOutput): Promise<number> {
@@ -260,12 +271,14 @@ interface PageOutput {
  * fails (a JSON body that is not UTF-8, an error body Go cannot decode: gh's message is a Go
  * error).
  */
-function pageOutput(envelope: RelayEnvelope): PageOutput | undefined {
+function pageOutput(envelope: RelayEnvelope, jsonText: string | undefined): PageOutput | undefined {
   const json = isJsonEnvelope(envelope);
   if (envelope.status === 204) {
-    return { body: Buffer.alloc(0), json, error: undefined, raw: true, noContent: true };
+    const body = Buffer.alloc(0);
+    return { body, json, error: undefined, raw: true, noContent: true };
   }
-  const bytes = envelopeBodyBytes(envelope);
+  const bytes =
+    jsonText === undefined ? envelopeBodyBytes(envelope) : Buffer.from(jsonText, 'utf8');
   const body = json ? sanitizeGhJsonBody(bytes) : bytes;
   if (body === undefined) return undefined;
   let message = '';
@@ -275,12 +288,13 @@ function pageOutput(envelope: RelayEnvelope): PageOutput | undefined {
     message = parsed.message;
   }
   const failed = message !== '' || envelope.status > 299;
-  return { body, json, error: failed ? message : undefined, raw: message !== '', noContent: false };
-}
-
-/** Whether gh prints this page's body as the forge sent it (no --jq, no error message). */
-function printsForgeBytes(envelope: RelayEnvelope): boolean {
-  return envelope.body_encoding !== 'json' || isFaithfulJsonBody(envelope.body);
+  return {
+    body,
+    json,
+    error: failed ? message : undefined,
+    raw: message !== '',
+    noContent: false,
+  };
 }
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -303,16 +317,13 @@ async function filterPages(
   jqPath: string,
   expression: string,
   pages: readonly PageOutput[],
-  envelopes: readonly RelayEnvelope[],
 ): Promise<Buffer | undefined> {
   const check = checkJqExpression(expression);
   if (!check.ok) return undefined;
   const out: Buffer[] = [];
-  for (const [index, page] of pages.entries()) {
+  for (const page of pages) {
     if (page.noContent) continue;
     if (page.raw) {
-      const envelope = envelopes[index];
-      if (envelope !== undefined && !printsForgeBytes(envelope)) return undefined;
       out.push(page.body);
       continue;
     }
@@ -361,8 +372,8 @@ export async function runNativeApi(
 
   const envelopes = pages.envelopes;
   const outputs: PageOutput[] = [];
-  for (const envelope of envelopes) {
-    const page = pageOutput(envelope);
+  for (const [index, envelope] of envelopes.entries()) {
+    const page = pageOutput(envelope, pages.jsonTexts[index]);
     if (page === undefined) return runNativeCli(deps, argv);
     outputs.push(page);
   }
@@ -372,11 +383,9 @@ export async function runNativeApi(
 
   let stdout: Buffer;
   if (jqPath !== undefined && plan.jq !== undefined) {
-    const filtered = await filterPages(deps, jqPath, plan.jq, outputs, envelopes);
+    const filtered = await filterPages(deps, jqPath, plan.jq, outputs);
     if (filtered === undefined) return runNativeCli(deps, argv);
     stdout = filtered;
-  } else if (!envelopes.every((envelope) => printsForgeBytes(envelope))) {
-    return runNativeCli(deps, argv);
   } else if (plan.slurp) {
     stdout = slurpPages(bodies);
   } else if (plan.paginate) {

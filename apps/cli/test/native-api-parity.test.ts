@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ForgeSim } from '@relay/forge-sim';
 import { createTempDir } from './cli-harness.js';
@@ -82,6 +84,59 @@ describe('relay native api through relay-server and the simulated forge', () => 
       env,
     );
     expect(result).toEqual({ code: 0, stdout: forge.text, stderr: '' });
+  });
+
+  it("prints the forge's JSON bytes as gh does: whitespace, 1.0, escapes, big integers, key order", async () => {
+    const text =
+      '[\n  {"id": 12345678901234567890, "score": 1.0, "t": "\\u003cb\\u003e", "+1": 1, "100": 2}\n]\n';
+    sim.faults.inject({
+      host: 'api',
+      path: '/repos/acme/widgets/issues',
+      action: { kind: 'status', status: 200, bodyText: text },
+    });
+    expect((await direct('/repos/acme/widgets/issues')).text).toBe(text);
+    const result = await relay(['native', 'api', 'repos/acme/widgets/issues'], env);
+    expect(result).toEqual({ code: 0, stdout: text, stderr: '' });
+  });
+
+  it('writes the control characters of a forge error in caret notation, as go-gh does', async () => {
+    sim.faults.inject({
+      host: 'api',
+      path: '/repos/acme/widgets/issues/1',
+      action: {
+        kind: 'status',
+        status: 422,
+        body: { message: 'bad \u001b]0;title\u0007 \u001b[31mred', errors: [] },
+      },
+    });
+    const forge = await direct('/repos/acme/widgets/issues/1');
+    expect(forge.text).toContain('\\u001b');
+    const result = await relay(['native', 'api', 'repos/acme/widgets/issues/1'], env);
+    expect(result).toEqual({
+      code: 1,
+      stdout: forge.text.replaceAll('\\u001b', '^[').replaceAll('\\u0007', '^G'),
+      stderr: 'gh: bad ^[]0;title^G ^[[31mred (HTTP 422)\n',
+    });
+  });
+
+  it('hands a path the relay refuses to the native gh, before any relay request', async () => {
+    const dir = createTempDir();
+    try {
+      const gh = join(dir.path, 'fake-gh');
+      writeFileSync(gh, `#!/bin/sh\nprintf '%s\\n' "$@" > "${dir.path}/argv"\nexit 7\n`);
+      chmodSync(gh, 0o755);
+      sim.requests.clear();
+      const path = 'repos/acme/widgets/branches/feature%2Fsprockets';
+      const result = await relay(['native', 'api', path, '--jq', '.name'], {
+        ...env,
+        RELAY_NATIVE_CLI: gh,
+      });
+      expect(result.code).toBe(7);
+      expect(readFileSync(join(dir.path, 'argv'), 'utf8')).toBe(`api\n${path}\n--jq\n.name\n`);
+      expect(sim.requests.count({})).toBe(0);
+    } finally {
+      dir.remove();
+    }
   });
 
   it('fills {owner} and {repo} from GH_REPO', async () => {

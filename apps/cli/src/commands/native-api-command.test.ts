@@ -475,10 +475,6 @@ describe("relay native api: the body as gh 2.60 reads it (go-gh's sanitizer, exa
         body_encoding: 'base64',
       },
     ],
-    ['an integer beyond 2^53 the relay rounded', envelopeOf({ id: 12345678901234567000 })],
-    ['a number JavaScript writes with an exponent', envelopeOf([1e21])],
-    ['an index key JavaScript moved first', envelopeOf({ '+1': 'a', '100': 'b' })],
-    ['a nested index key', envelopeOf([{ files: { '2024': {} } }])],
   ])('hands %s to the native CLI', async (_name, envelope) => {
     const deps = await setup(() => ({ status: 200, json: envelope }));
     const result = await runCli(['native', 'api', 'repos/acme/widgets/issues/1'], deps);
@@ -487,20 +483,51 @@ describe("relay native api: the body as gh 2.60 reads it (go-gh's sanitizer, exa
   });
 
   it.skipIf(JQ === undefined)(
-    'serves such a body with --jq, which reads numbers and keys as Go does',
+    "filters the forge's JSON text with --jq as Go decodes it (float64, sorted keys)",
     async () => {
-      const deps = await setup(() => ({
-        status: 200,
-        json: envelopeOf({ b: 12345678901234567000, '100': 'x' }),
-      }));
+      const forge = '{"b": 12345678901234567890, "100": "x", "+1": 1.0}';
+      const envelope = JSON.stringify(envelopeOf('BODY')).replace('"BODY"', () => forge);
+      const deps = await setup(() => ({ status: 200, text: envelope }));
       const result = await runCli(
-        ['native', 'api', 'emojis', '--jq', '.b, keys'],
+        ['native', 'api', 'emojis', '--jq', '.b, keys, .["+1"]'],
         withSystemJq(deps),
       );
-      expect(result).toMatchObject({ code: 0, stdout: '12345678901234567168\n["100","b"]\n' });
+      expect(result).toMatchObject({
+        code: 0,
+        stdout: '12345678901234567168\n["+1","100","b"]\n1\n',
+      });
       expect(deps.nativeRuns).toEqual([]);
     },
   );
+
+  it("prints the forge's own JSON text when the envelope carries it, byte for byte", async () => {
+    // What gh prints and JSON.stringify would not write: whitespace, 1.0, escapes, an integer
+    // beyond 2^53, an index key after others, a trailing newline.
+    const forge =
+      '[\n  {"id": 12345678901234567890, "score": 1.0, "t": "\\u003cb\\u003e", "+1": 1, "100": 2}\n]\n';
+    const envelope = JSON.stringify(envelopeOf('BODY')).replace('"BODY"', () => forge);
+    const deps = await setup(() => ({ status: 200, text: envelope }));
+    const result = await runCli(['native', 'api', 'repos/acme/widgets/issues'], deps);
+    expect(result).toMatchObject({ code: 0, stdout: forge, stderr: '' });
+    expect(deps.nativeRuns).toEqual([]);
+  });
+
+  it('splices and slurps pages of forge JSON text as gh does', async () => {
+    const pagesText = ['[{"a": 1.0}]', '[ {"b": 2} ]\n'];
+    const deps = await setup((_body, index) => {
+      const page = index % 2;
+      const envelope = envelopeOf('BODY', {
+        headers: page === 0 ? { link: '<https://x/r?page=2>; rel="next"' } : {},
+      });
+      const text = JSON.stringify(envelope).replace('"BODY"', () => pagesText[page] ?? '');
+      return { status: 200, text };
+    });
+    const spliced = await runCli(['native', 'api', 'r', '--paginate'], deps);
+    // paginatedArrayReader looks at the first and last bytes only: `[ ` becomes `, `.
+    expect(spliced).toMatchObject({ code: 0, stdout: '[{"a": 1.0}, {"b": 2} ]\n' });
+    const slurped = await runCli(['native', 'api', 'r', '--paginate', '--slurp'], deps);
+    expect(slurped).toMatchObject({ code: 0, stdout: '[[{"a": 1.0}],[ {"b": 2} ]\n]' });
+  });
 
   it('hands a body nested deeper than the envelope check to the native CLI', async () => {
     const deep = `${'['.repeat(5000)}1${']'.repeat(5000)}`;
