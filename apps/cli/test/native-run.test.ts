@@ -202,6 +202,28 @@ describe('relay native run and workflow reads through relay-server and the simul
     );
   }, 60_000);
 
+  it('a run whose workflow was deleted: gh’s GetRun and GetRuns errors, exit 1', async () => {
+    const { workflow_id: workflowId } = await direct<RestRun>(
+      `/repos/acme/widgets/actions/runs/${String(slowRunId)}`,
+    );
+    // The workflow file is gone: REST's /actions/workflows/{id} answers 404 under its runs.
+    sim.world.getRepo('acme', 'widgets')?.workflows.delete(workflowId);
+    const gone = `HTTP 404: Not Found (https://api.github.com/repos/acme/widgets/actions/workflows/${String(workflowId)})\n`;
+    const failed = { code: 1, stdout: '', stderr: `failed to get run: ${gone}` };
+    const id = String(slowRunId);
+    const repo = ['-R', 'acme/widgets'];
+    expect(await relay(['native', 'run', 'view', id, ...repo], env)).toEqual(failed);
+    expect(
+      await relay(['native', 'run', 'view', id, ...repo, '--json', 'workflowName'], env),
+    ).toEqual(failed);
+    expect(await relay(['native', 'run', 'watch', id, ...repo], env)).toEqual(failed);
+    expect(await relay(['native', 'run', 'list', ...repo], env)).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `failed to get runs: ${gone}`,
+    });
+  }, 60_000);
+
   it('run view (the summary): gh’s bytes with the PR of the branch, jobs, artifacts; --exit-status', async () => {
     const { workflow_runs: runs } = await direct<{
       workflow_runs: (RestRun & { html_url: string })[];
