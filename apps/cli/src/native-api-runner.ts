@@ -144,6 +144,9 @@ async function readPages(
         : undefined,
     );
     if (!plan.paginate || envelope.status < 200 || envelope.status > 299) break;
+    // Every page's items count towards a total_count, the Link-paginated ones included.
+    const items = envelope.body_encoding === 'json' ? pageItems(envelope.body) : undefined;
+    seen += items?.count ?? 0;
 
     const link = envelope.headers.link;
     const next = findNextLink(link);
@@ -162,9 +165,7 @@ async function readPages(
       continue;
     }
     // No Link header: prove the end from the body, or hand the set to the native CLI.
-    const items = envelope.body_encoding === 'json' ? pageItems(envelope.body) : undefined;
     if (items === undefined) break;
-    seen += items.count;
     if (items.total !== undefined) {
       if (seen < items.total) return { kind: 'delegate' };
       break;

@@ -209,6 +209,26 @@ describe('relay native api: relayed reads', () => {
     expect(deps.nativeRuns).toHaveLength(1);
   });
 
+  it('counts the items of Link-paginated pages towards total_count on a page without Link', async () => {
+    const deps = await setup((_body, index) =>
+      index === 0
+        ? {
+            status: 200,
+            json: envelopeOf(
+              { total_count: 2, items: [1] },
+              { headers: { link: '<https://x/r?page=2>; rel="next"' } },
+            ),
+          }
+        : { status: 200, json: envelopeOf({ total_count: 2, items: [2] }) },
+    );
+    const result = await runCli(['native', 'api', 'r', '--paginate'], deps);
+    expect(result).toMatchObject({
+      code: 0,
+      stdout: '{"total_count":2,"items":[1]}{"total_count":2,"items":[2]}',
+    });
+    expect(deps.nativeRuns).toEqual([]);
+  });
+
   it('ends pagination at a Link header without rel="next", whatever the page holds', async () => {
     const full = Array.from({ length: 100 }, (_, i) => i);
     const deps = await setup(() => ({
