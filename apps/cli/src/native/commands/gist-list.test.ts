@@ -218,6 +218,8 @@ describe('gh gist list --public through the relay port', () => {
       'unsupported_flag',
     ],
     ['a regular expression filter', { public: ['true'], filter: ['co+l'] }, 'unsupported_flag'],
+    // Perhaps bytes that are not UTF-8 (Node's argv decoding): Go's regexp refuses those.
+    ['a filter with U+FFFD', { public: ['true'], filter: ['caf\uFFFD'] }, 'unsupported_flag'],
   ])('%s runs gh without a read', async (_name, flags, reason) => {
     const fake = port({});
     expect(await runGistList(fake, plan(flags), 'monalisa')).toEqual({ kind: 'delegate', reason });

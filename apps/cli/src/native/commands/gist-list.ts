@@ -146,7 +146,10 @@ export async function runGistList(
   const on = (name: string) => flags[name]?.at(-1) === 'true';
   if (!on('public') || on('secret')) return delegated('unsupported_shape');
   const given = flags.filter?.at(-1) ?? '';
-  if (on('include-content') || REGEXP_META.test(given)) return delegated('unsupported_flag');
+  // U+FFFD may be bytes that are not UTF-8 (Node's argv decoding): Go's regexp refuses those.
+  if (on('include-content') || REGEXP_META.test(given) || given.includes('\uFFFD')) {
+    return delegated('unsupported_flag');
+  }
   const limit = parseGoInt(flags.limit?.at(-1) ?? '10');
   if (limit === undefined || limit < 1n) return delegated('invalid_usage');
   if (login === undefined || login === '') return delegated('unsupported_shape');

@@ -113,6 +113,9 @@ describe('gh’s search q, admitted only inside SPEC.md’s search grammar', () 
       'unsupported_flag',
     ],
     ['no repo qualifier', 'search issues', ['crash'], {}, 'unsupported_shape'],
+    // U+FFFD: perhaps an argument that is not UTF-8, whose bytes gh would send.
+    ['U+FFFD in a keyword', 'search repos', ['caf\uFFFD'], {}, 'unsupported_shape'],
+    ['U+FFFD in --repo', 'search code', ['x'], { repo: ['a/\uFFFD'] }, 'unsupported_shape'],
     ['two repo qualifiers', 'search issues', ['x'], { repo: ['a/b,c/d'] }, 'unsupported_shape'],
     ['OR', 'search issues', ['a', 'OR', 'b'], { repo: ['a/b'] }, 'unsupported_shape'],
     ['NOT', 'search prs', ['NOT', 'b'], { repo: ['a/b'] }, 'unsupported_shape'],

@@ -46,7 +46,10 @@ export type SearchQueryRefusal =
   | 'invalid_usage'
   /** A qualifier flag outside the grammar. */
   | 'unsupported_flag'
-  /** gh's `q` is outside SPEC.md's search grammar (quotes, operators, other qualifiers, no `repo:`). */
+  /**
+   * gh's `q` is outside SPEC.md's search grammar (quotes, operators, other qualifiers, no
+   * `repo:`), or a keyword or `--repo` holds U+FFFD (perhaps bytes that are not UTF-8).
+   */
   | 'unsupported_shape';
 
 /** The outcome of {@link buildSearchRequest}. */
@@ -94,6 +97,11 @@ export function buildSearchRequest(
   if (args.length === 0 && given.length === 0) return { ok: false, reason: 'invalid_usage' };
   if (given.some((flag) => !SERVED_FLAGS[command].includes(flag))) {
     return { ok: false, reason: 'unsupported_flag' };
+  }
+  // Node decodes an argument that is not UTF-8 with U+FFFD: gh would send the bytes themselves.
+  const values = [...args, ...(flags.repo ?? [])];
+  if (values.some((value) => value.includes('\uFFFD'))) {
+    return { ok: false, reason: 'unsupported_shape' };
   }
   const keywords: string[] = [];
   for (const arg of args) {
