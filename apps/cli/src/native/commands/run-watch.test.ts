@@ -231,6 +231,16 @@ describe('gh run watch through the relay port (client rule 10)', () => {
     });
     const { writes, options } = harness();
     const error = await runRunWatch(port, plan(), options).catch((caught: unknown) => caught);
+    // Once a poll is printed, even a reason that is not transient stops the watch.
+    const late = createFakeRunPort({
+      ...base,
+      [RUN]: [running, running, { fallback: 'repo_not_public' }],
+      [JOBS]: [jobsOf([])],
+    });
+    await expect(runRunWatch(late, plan(), harness().options)).rejects.toMatchObject({
+      code: 'fallback_local',
+      reason: 'repo_not_public',
+    });
     expect(error).toBeInstanceOf(CliError);
     expect(error).toMatchObject({ code: 'fallback_local', reason: 'forge_rate_limited' });
     expect(writes).toHaveLength(1);
@@ -241,6 +251,28 @@ describe('gh run watch through the relay port (client rule 10)', () => {
       reason: 'identity_pool_depleted',
     });
   });
+
+  it.each<[string, Record<string, FakeAnswer | readonly FakeAnswer[]>]>([
+    ['the run', { [RUN]: { fallback: 'repo_not_public' } }],
+    ['the workflow', { [RUN]: running, [WORKFLOW]: { fallback: 'route_denied' } }],
+    [
+      'the PR of the branch',
+      {
+        [RUN]: running,
+        [WORKFLOW]: base[WORKFLOW],
+        [`${PULLS}?page=1`]: { fallback: 'route_denied' },
+      },
+    ],
+    ['the first poll', { ...base, [RUN]: [running, { fallback: 'repo_not_public' }] }],
+  ])(
+    'a fallback that is not transient before anything is printed (%s): rule 5’s local run',
+    async (_name, answers) => {
+      const { writes, options } = harness();
+      const outcome = await runRunWatch(createFakeRunPort(answers), plan(), options);
+      expect(outcome).toMatchObject({ kind: 'fallback' });
+      expect(writes).toEqual([]);
+    },
+  );
 
   it('an unproved answer runs gh before anything is printed, and stops the watch after', async () => {
     const tooMany = { body: { total_count: 101, jobs: [] } };

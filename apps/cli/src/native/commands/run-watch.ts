@@ -1,3 +1,4 @@
+import { TRANSIENT_FALLBACK_REASONS } from '@relay/protocol';
 import type { CliDependencies } from '../../cli-dependencies.js';
 import { CliError } from '../../cli-error.js';
 import { parseGoInt } from '../argv/go-int-option.js';
@@ -58,6 +59,19 @@ export interface RunWatchOptions {
 export function nextWatchInterval(current: number, start: number, changed: boolean): number {
   if (changed) return start;
   return Math.min(Math.max(current * 2, start), Math.max(WATCH_CEILING_SECONDS, start));
+}
+
+const TRANSIENT: readonly string[] = TRANSIENT_FALLBACK_REASONS;
+
+/**
+ * A relay fallback before the watch printed anything: a transient one (exhausted after rule 6's
+ * retries) fails explicitly, as rule 6 excepts run watch from running gh for those; any other
+ * reason (the read must run locally: `repo_not_public`, `route_denied`, …) is rule 5's
+ * fallback, gh then watches from the start.
+ */
+function fallbackBeforeOutput(stop: Extract<ReadStop, { readonly kind: 'fallback' }>) {
+  if (TRANSIENT.includes(stop.reason)) throw watchFailure(stop);
+  return stop;
 }
 
 /** A stop during the watch: a relay failure or an unproved answer ends it with an error. */
@@ -162,9 +176,11 @@ function pollState(value: Poll): string {
  * `--interval`, doubles after a poll that changed nothing up to 120 s, and N names it.
  * `--exit-status`: exit 1 for any conclusion but `success`. The watch stays on the relay: a
  * relay `fallback_local` or an unproved answer ends it with an error (never gh mid-watch);
- * before anything is printed an unproved shape still runs gh.
+ * before anything is printed an unproved shape, or a fallback whose reason is not transient
+ * (rule 5: the read must run locally), still runs gh, and a transient one fails (rule 6).
  *
- * @throws CliError `fallback_local` when the relay fails during the watch
+ * @throws CliError `fallback_local` when the relay fails during the watch, or with a transient
+ *   reason before it
  */
 export async function runRunWatch(
   port: RelayPort,
@@ -188,11 +204,11 @@ export async function runRunWatch(
   const log = new EnvelopeLog([...RUN_NOTED_ROUTES, 'pr_list']);
 
   const first = await readRun(port, repo, id, log);
-  if (first.kind === 'fallback') throw watchFailure(first);
+  if (first.kind === 'fallback') return fallbackBeforeOutput(first);
   if (first.kind === 'error') return printed('', first.stderr, 1);
   if (first.kind !== 'ok') return delegated('unsupported_shape');
   const workflow = await readWorkflow(port, repo, String(first.value.workflowId), GET_RUN_FAILED);
-  if (workflow.kind === 'fallback') throw watchFailure(workflow);
+  if (workflow.kind === 'fallback') return fallbackBeforeOutput(workflow);
   // gh's GetRun reads the run's workflow: a missing one (deleted) fails the command.
   if (workflow.kind === 'error') return printed('', workflow.stderr, 1);
   if (workflow.kind !== 'ok') return delegated('unsupported_shape');
@@ -206,7 +222,7 @@ export async function runRunWatch(
     );
   }
   const pr = await readPullForRun(port, repo, first.value, log);
-  if (pr.kind === 'fallback') throw watchFailure(pr);
+  if (pr.kind === 'fallback') return fallbackBeforeOutput(pr);
   if (pr.kind !== 'ok') return delegated('unsupported_shape');
 
   const cache = new Map<number, readonly GoAnnotation[]>();
@@ -220,6 +236,7 @@ export async function runRunWatch(
       // after what it printed, exit 1.
       if (current.kind === 'error') return printed('', current.stderr, 1);
       if (!printedAny && current.kind === 'unproved') return delegated('unsupported_shape');
+      if (!printedAny && current.kind === 'fallback') return fallbackBeforeOutput(current);
       throw watchFailure(current);
     }
     const block = renderWatchBlock(
@@ -235,7 +252,7 @@ export async function runRunWatch(
     );
     if (block === undefined) {
       if (!printedAny) return delegated('unsupported_shape');
-      throw watchFailure(UNPROVED);
+      throw watchFailure({ kind: 'unproved' });
     }
     const { run } = current.value;
     if (run.status === 'completed') {
