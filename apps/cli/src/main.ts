@@ -30,6 +30,13 @@ function enableCompileCache(): void {
     .enableCompileCache(path.join(base, 'relay', 'node-compile-cache'));
 }
 
+// gh dies of SIGPIPE when the reader of its stdout goes away (`gh api … | head -c 10`): so does
+// relay, quietly, with the shell's 128 + 13 (Node ignores SIGPIPE and would throw EPIPE instead).
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(141);
+  throw error;
+});
+
 // Started as `gh` (the install-shim symlink), relay is `relay native <argv>`.
 const argv = toRelayArgv(process.argv[1], process.argv.slice(2));
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
