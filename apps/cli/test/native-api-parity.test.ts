@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -137,6 +137,27 @@ describe('relay native api through relay-server and the simulated forge', () => 
     } finally {
       dir.remove();
     }
+  });
+
+  it('exits quietly with 141 when the reader of its stdout goes away, as gh dies of SIGPIPE', async () => {
+    const text = JSON.stringify(Array.from({ length: 400 }, () => ({ x: 'a'.repeat(1000) })));
+    sim.faults.inject({
+      host: 'api',
+      path: '/repos/acme/widgets/issues',
+      action: { kind: 'status', status: 200, bodyText: text },
+    });
+    const child = spawn(process.execPath, [cli.bin, 'native', 'api', 'repos/acme/widgets/issues'], {
+      env: { PATH: process.env.PATH ?? '', HOME: env.RELAY_CONFIG_DIR ?? '', ...env },
+    });
+    const stderr: Buffer[] = [];
+    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    // `| head -c 10`: read one chunk, then close the pipe.
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    expect({ code, stderr: Buffer.concat(stderr).toString('utf8') }).toEqual({
+      code: 141,
+      stderr: '',
+    });
   });
 
   it('fills {owner} and {repo} from GH_REPO', async () => {
