@@ -3,6 +3,7 @@ import { fieldsToQuery, fillPlaceholders, namesPlaceholder } from './gh-api-fiel
 import type { ApiFieldContext } from './gh-api-fields.js';
 
 const files: Record<string, string> = { 'body.txt': 'from a file\n' };
+const missing = { error: 'open missing.txt: no such file or directory' };
 
 const HUBOT = { owner: 'hubot', name: 'robot-uprising' };
 
@@ -13,7 +14,10 @@ function context(
   return {
     baseRepo: () => repo ?? undefined,
     branch: () => branch ?? undefined,
-    readFile: (path) => (files[path] === undefined ? undefined : Buffer.from(files[path])),
+    readFile: (path) => {
+      if (path === 'missing.txt') return missing;
+      return files[path] === undefined ? undefined : Buffer.from(files[path]);
+    },
   };
 }
 
@@ -122,12 +126,36 @@ describe('fieldsToQuery', () => {
     [[], ['body=@body.txt'], [['body', 'from a file\n']]],
     [['raw={owner}'], [], [['raw', '{owner}']]],
   ])('-f %j -F %j', (raw, magic, pairs) => {
-    expect(fieldsToQuery(raw, magic, context())?.pairs).toEqual(pairs);
+    expect(fieldsToQuery(raw, magic, context())).toMatchObject({ pairs });
   });
 
   it('notes a per_page field (gh then adds none)', () => {
-    expect(fieldsToQuery(['per_page=5'], [], context())?.hasPerPage).toBe(true);
-    expect(fieldsToQuery(['page=5'], [], context())?.hasPerPage).toBe(false);
+    expect(fieldsToQuery(['per_page=5'], [], context())).toMatchObject({ hasPerPage: true });
+    expect(fieldsToQuery(['page=5'], [], context())).toMatchObject({ hasPerPage: false });
+  });
+
+  // gh's parseFields stops at the first failing field, raw fields first.
+  it.each([
+    [
+      [],
+      ['body=@missing.txt'],
+      'error parsing "body" value: open missing.txt: no such file or directory',
+    ],
+    [
+      ['a=1'],
+      ['n=1', 'labels[]=@missing.txt', 'x=@-'],
+      'error parsing "labels[]" value: open missing.txt: no such file or directory',
+    ],
+  ])("-f %j -F %j is gh's error %j", (raw, magic, error) => {
+    expect(fieldsToQuery(raw, magic, context())).toEqual({ error });
+  });
+
+  it.each([
+    [['novalue'], ['body=@missing.txt']],
+    [[], ['a=1', 'a=2', 'body=@missing.txt']],
+    [[], ['x=@-', 'body=@missing.txt']],
+  ])('-f %j -F %j fails earlier, as gh does (not served)', (raw, magic) => {
+    expect(fieldsToQuery(raw, magic, context())).toBeUndefined();
   });
 
   it.each([
@@ -140,7 +168,7 @@ describe('fieldsToQuery', () => {
     // Nested maps: gh flattens `a[b]=c` to `b=c` in Go map order; not modelled.
     [['a[b]=c'], []],
     [['a[][b]=c'], []],
-    [[], ['body=@missing.txt']],
+    [[], ['body=@unreadable.txt']],
     [[], ['body=@-']],
     [[], ['ref={branch}']],
   ])('-f %j -F %j is not served', (raw, magic) => {

@@ -11,8 +11,11 @@ export interface ApiFieldContext {
   readonly baseRepo: () => { readonly owner: string; readonly name: string } | undefined;
   /** The current git branch; undefined = gh fails (no branch, or GH_REPO is set). */
   readonly branch: () => string | undefined;
-  /** A file's bytes for `-F key=@file`; undefined = unreadable. */
-  readonly readFile: (path: string) => Uint8Array | undefined;
+  /**
+   * A file's bytes for `-F key=@file`; `{ error }` = gh's Go error text for a file it cannot
+   * open or read (`open x: no such file or directory`); undefined = unreadable otherwise.
+   */
+  readonly readFile: (path: string) => Uint8Array | FileError | undefined;
 }
 
 /** gh's `placeholderRE`: `:owner`, `:repo`, `:branch` (word-bounded) and `{lowercase}`. */
@@ -52,6 +55,11 @@ export function fillPlaceholders(value: string, context: ApiFieldContext): strin
   return state.failed ? undefined : filled;
 }
 
+/** Why gh could not read a `-F key=@file`: Go's error text (`open f: permission denied`). */
+export interface FileError {
+  readonly error: string;
+}
+
 /** A parameter value as gh's query string prints it (`fmt` of a string, int, bool, nil). */
 type Leaf = string;
 
@@ -72,12 +80,12 @@ function goAtoi(value: string): string | undefined {
  * gh's `magicFieldValue` for `-F`: `@file` contents (`@-`, stdin, is not served), integers,
  * `true`/`false`, `null` (an empty query value), else the string with placeholders filled.
  */
-function magicValue(value: string, context: ApiFieldContext): Leaf | undefined {
+function magicValue(value: string, context: ApiFieldContext): Leaf | FileError | undefined {
   if (value.startsWith('@')) {
     const path = value.slice(1);
     if (path === '-') return undefined;
     const bytes = context.readFile(path);
-    if (bytes === undefined) return undefined;
+    if (bytes === undefined || !(bytes instanceof Uint8Array)) return bytes;
     try {
       return strictUtf8.decode(bytes);
     } catch {
@@ -95,15 +103,16 @@ function magicValue(value: string, context: ApiFieldContext): Leaf | undefined {
  * Adds one `-f`/`-F` field the way gh's `parseField` does, for the shapes a GET query can
  * carry as gh prints them: `key=value` and `key[]=value` (appends; `key[]` alone makes an
  * empty array). Nested keys (`a[b]=c`, which gh flattens to `b=c` in an order Go's map
- * iteration picks) and every gh error (`invalid key`, a missing `=`, an overridden field, an
- * array mixed with a value, an unreadable `@file`) are `false`: the native CLI runs.
+ * iteration picks) and gh's errors (`invalid key`, a missing `=`, an overridden field, an
+ * array mixed with a value) are `false`: the native CLI runs. A `@file` gh cannot open is
+ * gh's own error message.
  */
 function addField(
   params: Params,
   field: string,
   magic: boolean,
   context: ApiFieldContext,
-): boolean {
+): boolean | FileError {
   const keystack: string[] = [];
   let keyStartAt = 0;
   let valueIndex = 0;
@@ -126,8 +135,12 @@ function addField(
     if (keystack[keystack.length - 1] !== '') return false;
   } else {
     const raw = field.slice(valueIndex);
-    value = magic ? magicValue(raw, context) : raw;
-    if (value === undefined) return false;
+    const typed = magic ? magicValue(raw, context) : raw;
+    if (typed === undefined) return false;
+    if (typeof typed !== 'string') {
+      return { error: `error parsing "${field.slice(0, valueIndex - 1)}" value: ${typed.error}` };
+    }
+    value = typed;
   }
   const named = keystack.filter((key) => key !== '');
   if (named.length !== 1 || keystack[0] === '') return false;
@@ -162,16 +175,25 @@ export interface FieldQuery {
 /**
  * gh's `parseFields` then `addQuery` for a GET: `-f` values as strings, `-F` values typed
  * ({@link magicValue}), arrays as `key[]`, keys sorted as `url.Values.Encode` sorts them.
- * Undefined when gh would fail or build a shape this model does not reproduce.
+ * Undefined when gh would fail or build a shape this model does not reproduce; `{ error }`
+ * with gh's message (`error parsing "k" value: open f: no such file or directory`) when the
+ * first failing field is a `@file` gh cannot read.
  */
 export function fieldsToQuery(
   rawFields: readonly string[],
   magicFields: readonly string[],
   context: ApiFieldContext,
-): FieldQuery | undefined {
+): FieldQuery | FileError | undefined {
   const params: Params = new Map();
-  for (const field of rawFields) if (!addField(params, field, false, context)) return undefined;
-  for (const field of magicFields) if (!addField(params, field, true, context)) return undefined;
+  const fields = [
+    ...rawFields.map((field) => ({ field, magic: false })),
+    ...magicFields.map((field) => ({ field, magic: true })),
+  ];
+  for (const { field, magic } of fields) {
+    const added = addField(params, field, magic, context);
+    if (added === false) return undefined;
+    if (added !== true) return added;
+  }
   const pairs: [string, string][] = [];
   for (const [key, value] of params) {
     if (Array.isArray(value)) for (const item of value) pairs.push([`${key}[]`, item]);

@@ -195,6 +195,44 @@ describe('planApiInvocation: -X GET fields, placeholders, the terminal, the host
   });
 });
 
+describe("planApiInvocation: gh's parseFields error for a @file it cannot read", () => {
+  const context: ApiPlanContext = {
+    ...EMPTY_API_CONTEXT,
+    fields: {
+      ...EMPTY_API_CONTEXT.fields,
+      readFile: (path) =>
+        path === 'gone.md' ? { error: 'open gone.md: no such file or directory' } : undefined,
+    },
+  };
+  const fail = {
+    kind: 'fail',
+    stderr: 'error parsing "body" value: open gone.md: no such file or directory\n',
+  };
+
+  it.each([
+    [['repos/a/b/issues', '-X', 'GET', '-F', 'body=@gone.md']],
+    // gh parses the fields before choosing POST, before the endpoint and the terminal matter.
+    [['repos/a/b/issues', '-F', 'body=@gone.md']],
+    [['graphql', '-F', 'body=@gone.md']],
+    [['repos/a/b/issues', '-X', 'PATCH', '-f', 'title=x', '-F', 'body=@gone.md']],
+    // gh reads the value before it finds the field overridden.
+    [['repos/a/b', '-X', 'GET', '-f', 'body=1', '-F', 'body=@gone.md']],
+  ])('%j prints it', (args) => {
+    expect(planApiInvocation(args, context)).toEqual(fail);
+  });
+
+  it.each([
+    // gh's usage checks come first.
+    [['repos/a/b', '-X', 'POST', '--paginate', '-F', 'body=@gone.md'], 'invalid_usage'],
+    [['repos/a/b', '--slurp', '-F', 'body=@gone.md'], 'invalid_usage'],
+    // An earlier field fails first (an overridden field; standard input, not modelled).
+    [['repos/a/b', '-X', 'GET', '-f', 'x=1', '-f', 'x=2', '-F', 'body=@gone.md'], 'field_flags'],
+    [['repos/a/b', '-X', 'GET', '-F', 'x=@-', '-F', 'body=@gone.md'], 'field_flags'],
+  ])('%j delegates (%s)', (args, reason) => {
+    expect(planApiInvocation(args, context)).toEqual({ kind: 'delegate', reason });
+  });
+});
+
 describe('isLoginProbe', () => {
   it.each([
     [['user', '--jq', '.login'], true],

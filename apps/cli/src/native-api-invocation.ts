@@ -51,7 +51,10 @@ export interface RelayableApiRead {
 
 /** How a `gh api` command line is run. */
 export type ApiInvocation =
-  RelayableApiRead | { readonly kind: 'delegate'; readonly reason: DelegationReason };
+  | RelayableApiRead
+  | { readonly kind: 'delegate'; readonly reason: DelegationReason }
+  /** gh's own error for this command line, printed by relay itself (stderr, exit 1). */
+  | { readonly kind: 'fail'; readonly stderr: string };
 
 /**
  * Headers a relayed `api` read may carry (client rule 7), plus `x-github-api-version` (the
@@ -251,12 +254,22 @@ export function planApiInvocation(
     }
   }
   const hasFields = rawFields.length > 0 || magicFields.length > 0;
-  // gh switches to POST when fields are given and -X was not.
-  if (hasFields && !methodPassed) return delegate('field_flags');
-  if (method.toUpperCase() !== 'GET') return delegate('method');
   const paginate = flags.booleans.has('paginate');
   const slurp = flags.booleans.has('slurp');
+  // gh's own usage checks (RunE): --paginate with another method (-X; fields alone keep GET
+  // there), --slurp without --paginate or with --jq.
+  const isGet = method.toUpperCase() === 'GET';
+  if (paginate && !isGet && endpoint !== 'graphql') return delegate('invalid_usage');
   if (slurp && (!paginate || jq !== undefined)) return delegate('invalid_usage');
+  // Then apiRun starts with parseFields, whatever the method: a `-F k=@file` gh cannot read
+  // ends the command with gh's message (fields that are fine are used for a GET below).
+  const parsed = hasFields ? fieldsToQuery(rawFields, magicFields, context.fields) : undefined;
+  if (parsed !== undefined && 'error' in parsed) {
+    return { kind: 'fail', stderr: `${parsed.error}\n` };
+  }
+  // gh switches to POST when fields are given and -X was not.
+  if (hasFields && !methodPassed) return delegate('field_flags');
+  if (!isGet) return delegate('method');
 
   // gh api's output on a terminal (pretty, coloured, paged) and other hosts are not modelled.
   const forcedTty = context.env.GH_FORCE_TTY;
@@ -281,8 +294,8 @@ export function planApiInvocation(
     return delegate('unsupported_path');
   }
   // gh parses the fields (and fills their placeholders) before the path's placeholders.
-  const fieldQuery = hasFields ? fieldsToQuery(rawFields, magicFields, context.fields) : undefined;
-  if (hasFields && fieldQuery === undefined) return delegate('field_flags');
+  if (hasFields && parsed === undefined) return delegate('field_flags');
+  const fieldQuery = parsed;
   const filled = fillPlaceholders(endpoint, context.fields);
   if (filled === undefined) return delegate('placeholder');
   if (filled.includes('{') || filled.includes('}')) return delegate('unsupported_path');

@@ -22,7 +22,7 @@ import {
 import { sanitizeGhJsonBody } from './gh-api-sanitizer.js';
 import { forgeJsonText } from './native-api-body-text.js';
 import { namesPlaceholder } from './gh-api-fields.js';
-import type { ApiFieldContext } from './gh-api-fields.js';
+import type { ApiFieldContext, FileError } from './gh-api-fields.js';
 import { checkJqExpression, formatJqOutput, normalizeJqInput } from './gh-jq.js';
 import { runJqFilter } from './jq-filter.js';
 import { isLoginProbe, planApiInvocation } from './native-api-invocation.js';
@@ -225,6 +225,27 @@ function baseRepository(
   return { owner: selected.value.owner, name: selected.value.name };
 }
 
+/** Go's texts of the errno values a file read commonly fails with (syscall.Errno.Error). */
+const GO_ERRNO_TEXTS: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file or directory',
+  EACCES: 'permission denied',
+  ENOTDIR: 'not a directory',
+  ELOOP: 'too many levels of symbolic links',
+  ENAMETOOLONG: 'file name too long',
+};
+
+/**
+ * gh's error for a `-F key=@path` it cannot read (`IOStreams.ReadUserFile`: os.Open, then
+ * io.ReadAll): `open <path>: <errno text>`, or `read <path>: is a directory`; undefined for a
+ * failure whose Go text is not modelled (the native CLI then runs).
+ */
+function goFileError(path: string, error: unknown): FileError | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EISDIR') return { error: `read ${path}: is a directory` };
+  const text = code === undefined ? undefined : GO_ERRNO_TEXTS[code];
+  return text === undefined ? undefined : { error: `open ${path}: ${text}` };
+}
+
 /** The planner's context: git is read only when an argument names a placeholder. */
 async function planContext(
   deps: CliDependencies,
@@ -243,8 +264,8 @@ async function planContext(
     readFile: (path) => {
       try {
         return readFileSync(path);
-      } catch {
-        return undefined;
+      } catch (error) {
+        return goFileError(path, error);
       }
     },
   };
@@ -361,6 +382,10 @@ export async function runNativeApi(
   if (isLoginProbe(args)) return runLoginProbe(deps, output);
   const plan = planApiInvocation(args, await planContext(deps, args));
   if (plan.kind === 'delegate') return runNativeCli(deps, argv);
+  if (plan.kind === 'fail') {
+    output.stderr.write(plan.stderr);
+    return 1;
+  }
   let jqPath: string | undefined;
   if (plan.jq !== undefined) {
     if (!checkJqExpression(plan.jq).ok) return runNativeCli(deps, argv);

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeSavedLogin } from '../auth-store.js';
 import { createNodeDependencies } from '../node-dependencies.js';
@@ -630,6 +631,31 @@ describe('relay native api: delegation (client rule 7)', () => {
     expect(relay?.requests).toEqual([]);
     expect(deps.nativeRuns).toMatchObject([{ file: NATIVE, args: ['api', ...args] }]);
   });
+
+  it.each([
+    ['a missing file', (dir: string) => join(dir, 'gone.md'), 'open %s: no such file or directory'],
+    ['a directory', (dir: string) => dir, 'read %s: is a directory'],
+    ['a path through a file', () => '/etc/hostname/x', 'open %s: not a directory'],
+  ])(
+    "prints gh's own error for a -F @file it cannot read (%s), before any request",
+    async (_name, pathOf, message) => {
+      const deps = await setup(() => ({ status: 200, json: envelopeOf({}) }));
+      const path = pathOf(dir.path);
+      for (const args of [
+        ['repos/a/b/issues', '-X', 'GET', '-F', `body=@${path}`],
+        ['repos/a/b/issues', '-F', `body=@${path}`],
+      ]) {
+        const result = await runCli(['native', 'api', ...args], deps);
+        expect(result).toMatchObject({
+          code: 1,
+          stdout: '',
+          stderr: `error parsing "body" value: ${message.replace('%s', path)}\n`,
+        });
+      }
+      expect(relay?.requests).toEqual([]);
+      expect(deps.nativeRuns).toEqual([]);
+    },
+  );
 
   // Publications keep gh's meaning but run from sanitized snapshots (client rule 16), so the
   // native argv is the publication dispatcher's; the relay is never asked.
