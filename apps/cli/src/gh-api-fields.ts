@@ -9,8 +9,11 @@
 export interface ApiFieldContext {
   /** The base repository's owner and name (GH_REPO, else the git remotes); undefined = gh fails. */
   readonly baseRepo: () => { readonly owner: string; readonly name: string } | undefined;
-  /** The current git branch; undefined = gh fails (no branch, or GH_REPO is set). */
-  readonly branch: () => string | undefined;
+  /**
+   * The current git branch; `{ error }` = gh's own error text (GH_REPO is set); undefined =
+   * gh fails otherwise (no branch: its message is git's).
+   */
+  readonly branch: () => string | FileError | undefined;
   /**
    * A file's bytes for `-F key=@file`; `{ error }` = gh's Go error text for a file it cannot
    * open or read (`open x: no such file or directory`); undefined = unreadable otherwise.
@@ -35,24 +38,27 @@ export function namesPlaceholder(value: string): { repo: boolean; branch: boolea
 
 /**
  * gh's `fillPlaceholders`: `{owner}`/`:owner` and `{repo}`/`:repo` from the base repository,
- * `{branch}`/`:branch` from the current branch; other `{names}` stay. Undefined when gh fails
- * (no base repository, no branch).
+ * `{branch}`/`:branch` from the current branch; other `{names}` stay. gh fills every one and
+ * fails with the last failure: `{ error }` when that is one whose text gh writes itself
+ * (`{branch}` under GH_REPO), undefined for the others (no base repository, no branch).
  */
-export function fillPlaceholders(value: string, context: ApiFieldContext): string | undefined {
-  const state = { failed: false };
+export function fillPlaceholders(
+  value: string,
+  context: ApiFieldContext,
+): string | FileError | undefined {
+  let failure: FileError | 'other' | undefined;
   const filled = value.replace(PLACEHOLDER, (match) => {
     const name = match.startsWith(':') ? match.slice(1) : match.slice(1, -1);
-    let replacement: string | undefined = match;
+    let replacement: string | FileError | undefined = match;
     if (name === 'owner') replacement = context.baseRepo()?.owner;
     else if (name === 'repo') replacement = context.baseRepo()?.name;
     else if (name === 'branch') replacement = context.branch();
-    if (replacement === undefined) {
-      state.failed = true;
-      return match;
-    }
-    return replacement;
+    if (typeof replacement === 'string') return replacement;
+    failure = replacement ?? 'other';
+    return match;
   });
-  return state.failed ? undefined : filled;
+  if (failure === undefined) return filled;
+  return failure === 'other' ? undefined : failure;
 }
 
 /** Why gh could not read a `-F key=@file`: Go's error text (`open f: permission denied`). */

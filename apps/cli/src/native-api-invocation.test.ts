@@ -233,6 +233,48 @@ describe("planApiInvocation: gh's parseFields error for a @file it cannot read",
   });
 });
 
+describe("planApiInvocation: gh's {branch} error under GH_REPO", () => {
+  const error = "unable to determine an appropriate value for the 'branch' placeholder";
+  const context: ApiPlanContext = {
+    ...EMPTY_API_CONTEXT,
+    fields: { ...EMPTY_API_CONTEXT.fields, baseRepo: () => HUBOT, branch: () => ({ error }) },
+  };
+
+  it.each([
+    [
+      ['repos/{owner}/{repo}/branches/{branch}'],
+      `unable to expand placeholder in path: ${error}\n`,
+    ],
+    // Whatever the method, the flags gh checks nothing about, the endpoint and the terminal.
+    [
+      ['repos/:owner/:repo/git/refs/heads/:branch', '-X', 'DELETE', '-i'],
+      `unable to expand placeholder in path: ${error}\n`,
+    ],
+    [
+      ['https://api.github.com/repos/{owner}/{repo}/branches/{branch}'],
+      `unable to expand placeholder in path: ${error}\n`,
+    ],
+    // The fields come first.
+    [
+      ['repos/{owner}/{repo}/branches/{branch}', '-F', 'ref={branch}'],
+      `error parsing "ref" value: ${error}\n`,
+    ],
+  ])('%j prints it', (args, stderr) => {
+    expect(planApiInvocation(args, context)).toEqual({ kind: 'fail', stderr });
+    expect(planApiInvocation(args, { ...context, stdoutIsTTY: true })).toEqual({
+      kind: 'fail',
+      stderr,
+    });
+  });
+
+  it('fills {owner} and {repo} and delegates -i without {branch}', () => {
+    expect(planApiInvocation(['repos/{owner}/{repo}', '-i'], context)).toEqual({
+      kind: 'delegate',
+      reason: 'unsupported_flag',
+    });
+  });
+});
+
 describe('isLoginProbe', () => {
   it.each([
     [['user', '--jq', '.login'], true],

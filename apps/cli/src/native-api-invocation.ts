@@ -93,8 +93,9 @@ const VALUE_FLAGS: Readonly<Record<string, string>> = {
 const BOOLEAN_FLAGS: Readonly<Record<string, string>> = {
   '--paginate': 'paginate',
   '--slurp': 'slurp',
-  '-i': 'unsupported',
-  '--include': 'unsupported',
+  // Served by the native CLI, after gh's own field and placeholder errors (no RunE check).
+  '-i': 'include',
+  '--include': 'include',
   '--silent': 'unsupported',
   '--verbose': 'unsupported',
   '-h': 'unsupported',
@@ -267,6 +268,13 @@ export function planApiInvocation(
   if (parsed !== undefined && 'error' in parsed) {
     return { kind: 'fail', stderr: `${parsed.error}\n` };
   }
+  // Then the endpoint's placeholders: `{branch}` under GH_REPO is gh's own error.
+  const filled = fillPlaceholders(endpoint, context.fields);
+  if (typeof filled === 'object') {
+    return { kind: 'fail', stderr: `unable to expand placeholder in path: ${filled.error}\n` };
+  }
+  // -i/--include: gh's status line and full header block are not in the envelope.
+  if (flags.booleans.has('include')) return delegate('unsupported_flag');
   // gh switches to POST when fields are given and -X was not.
   if (hasFields && !methodPassed) return delegate('field_flags');
   if (!isGet) return delegate('method');
@@ -296,7 +304,6 @@ export function planApiInvocation(
   // gh parses the fields (and fills their placeholders) before the path's placeholders.
   if (hasFields && parsed === undefined) return delegate('field_flags');
   const fieldQuery = parsed;
-  const filled = fillPlaceholders(endpoint, context.fields);
   if (filled === undefined) return delegate('placeholder');
   if (filled.includes('{') || filled.includes('}')) return delegate('unsupported_path');
 

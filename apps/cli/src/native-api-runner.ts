@@ -259,8 +259,12 @@ async function planContext(
   const branch = needsBranch ? await readCurrentBranch(deps) : undefined;
   const fields: ApiFieldContext = {
     baseRepo: () => baseRepository(deps.env, remotes),
-    // gh: "unable to determine an appropriate value for the 'branch' placeholder" under GH_REPO.
-    branch: () => (ghRepoSet ? undefined : branch),
+    // gh v2.60's own error under GH_REPO (fillPlaceholders; the native CLI would not see
+    // GH_REPO: every native child runs without it, SPEC.md client rule 16).
+    branch: () =>
+      ghRepoSet
+        ? { error: "unable to determine an appropriate value for the 'branch' placeholder" }
+        : branch,
     readFile: (path) => {
       try {
         return readFileSync(path);

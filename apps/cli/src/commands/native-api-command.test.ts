@@ -297,12 +297,32 @@ describe('relay native api: relayed reads', () => {
     });
   });
 
+  // gh v2.60 api.go fillPlaceholders: `if os.Getenv("GH_REPO") != ""` → its own error (the
+  // native gh, which runs without GH_REPO under SPEC.md rule 16, would read git's branch).
   it.each([
     [
-      '{branch} under GH_REPO',
       ['repos/{owner}/{repo}/branches/{branch}'],
-      { GH_REPO: 'acme/widgets' },
+      "unable to expand placeholder in path: unable to determine an appropriate value for the 'branch' placeholder\n",
     ],
+    [
+      ['repos/:owner/:repo/commits/:branch', '-i'],
+      "unable to expand placeholder in path: unable to determine an appropriate value for the 'branch' placeholder\n",
+    ],
+    [
+      ['repos/{owner}/{repo}/commits', '-X', 'GET', '-F', 'sha={branch}'],
+      'error parsing "sha" value: unable to determine an appropriate value for the \'branch\' placeholder\n',
+    ],
+  ])("prints gh's error for {branch} under GH_REPO: %j", async (args, stderr) => {
+    const deps = await setup(() => ({ status: 200, json: envelopeOf({}) }), {
+      GH_REPO: 'acme/widgets',
+    });
+    const result = await runCli(['native', 'api', ...args], deps);
+    expect(result).toMatchObject({ code: 1, stdout: '', stderr });
+    expect(relay?.requests).toEqual([]);
+    expect(deps.nativeRuns).toEqual([]);
+  });
+
+  it.each([
     ['{owner} outside a repository', ['repos/{owner}/{repo}'], {}],
     ['a terminal-forced stdout', ['repos/a/b'], { GH_FORCE_TTY: '1' }],
   ])('%s runs the native CLI', async (_name, args, env) => {
