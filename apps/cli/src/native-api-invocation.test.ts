@@ -275,6 +275,42 @@ describe("planApiInvocation: gh's {branch} error under GH_REPO", () => {
   });
 });
 
+describe("planApiInvocation: gh's error for an --input file it cannot open", () => {
+  const context: ApiPlanContext = {
+    ...EMPTY_API_CONTEXT,
+    fields: {
+      ...EMPTY_API_CONTEXT.fields,
+      readFile: () => ({ error: 'open gone.md: no such file or directory' }),
+    },
+    openError: (path) =>
+      path === 'gone.json' ? `open ${path}: no such file or directory` : undefined,
+  };
+
+  it.each([
+    [['repos/a/b/issues', '--input', 'gone.json'], 'open gone.json: no such file or directory\n'],
+    [
+      ['repos/a/b/issues', '--input=gone.json', '-X', 'PATCH', '-i'],
+      'open gone.json: no such file or directory\n',
+    ],
+    // The fields fail first.
+    [
+      ['repos/a/b/issues', '--input', 'gone.json', '-F', 'x=@gone.md'],
+      'error parsing "x" value: open gone.md: no such file or directory\n',
+    ],
+  ])('%j prints it', (args, stderr) => {
+    expect(planApiInvocation(args, context)).toEqual({ kind: 'fail', stderr });
+  });
+
+  it.each([
+    [['repos/a/b/issues', '--input', 'body.json'], 'unsupported_flag'],
+    [['repos/a/b/issues', '--input', '-'], 'unsupported_flag'],
+    // gh's usage check comes first.
+    [['repos/a/b/issues', '--input', 'gone.json', '--paginate'], 'invalid_usage'],
+  ])('%j delegates (%s)', (args, reason) => {
+    expect(planApiInvocation(args, context)).toEqual({ kind: 'delegate', reason });
+  });
+});
+
 describe('isLoginProbe', () => {
   it.each([
     [['user', '--jq', '.login'], true],

@@ -25,6 +25,11 @@ export interface ApiPlanContext {
   readonly stdoutIsTTY: boolean;
   /** The base repository, the current branch and files, for placeholders and `-F @file`. */
   readonly fields: ApiFieldContext;
+  /**
+   * gh's Go error text when it cannot open `--input <path>` (`open f: no such file or
+   * directory`), else undefined (readable, or a failure not modelled). Absent: never read.
+   */
+  readonly openError?: (path: string) => string | undefined;
 }
 
 /** A context with nothing in it: no repository, no branch, no files, not a terminal. */
@@ -83,7 +88,7 @@ const VALUE_FLAGS: Readonly<Record<string, string>> = {
   '--jq': 'jq',
   '-t': 'unsupported',
   '--template': 'unsupported',
-  '--input': 'unsupported',
+  '--input': 'input',
   '--hostname': 'unsupported',
   '-p': 'unsupported',
   '--preview': 'unsupported',
@@ -218,6 +223,7 @@ export function planApiInvocation(
   const magicFields: string[] = [];
   const headers: Record<string, string> = {};
   let jq: string | undefined;
+  let input: string | undefined;
   for (const { name, value } of flags.values) {
     switch (name) {
       case 'method':
@@ -246,6 +252,9 @@ export function planApiInvocation(
         headers[header] = headerValue.replace(/^[ \t]+|[ \t]+$/g, '');
         break;
       }
+      case 'input':
+        input = value;
+        break;
       case 'jq':
         // gh's FilterOutput: the last --jq wins, and an empty one means no filter at all.
         jq = value === '' ? undefined : value;
@@ -261,6 +270,7 @@ export function planApiInvocation(
   // there), --slurp without --paginate or with --jq.
   const isGet = method.toUpperCase() === 'GET';
   if (paginate && !isGet && endpoint !== 'graphql') return delegate('invalid_usage');
+  if (paginate && input !== undefined && input !== '') return delegate('invalid_usage');
   if (slurp && (!paginate || jq !== undefined)) return delegate('invalid_usage');
   // Then apiRun starts with parseFields, whatever the method: a `-F k=@file` gh cannot read
   // ends the command with gh's message (fields that are fine are used for a GET below).
@@ -272,6 +282,12 @@ export function planApiInvocation(
   const filled = fillPlaceholders(endpoint, context.fields);
   if (typeof filled === 'object') {
     return { kind: 'fail', stderr: `unable to expand placeholder in path: ${filled.error}\n` };
+  }
+  // --input: gh opens the file after the placeholders (a body to send: the native CLI runs).
+  if (input !== undefined && input !== '') {
+    const openError = input === '-' ? undefined : context.openError?.(input);
+    if (openError !== undefined) return { kind: 'fail', stderr: `${openError}\n` };
+    return delegate('unsupported_flag');
   }
   // -i/--include: gh's status line and full header block are not in the envelope.
   if (flags.booleans.has('include')) return delegate('unsupported_flag');

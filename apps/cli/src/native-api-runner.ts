@@ -9,7 +9,7 @@ import {
 } from './caller-session.js';
 import type { CliDependencies } from './cli-dependencies.js';
 import { CliError } from './cli-error.js';
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import {
   envelopeBodyBytes,
   findNextLink,
@@ -273,7 +273,16 @@ async function planContext(
       }
     },
   };
-  return { env: deps.env, stdoutIsTTY: deps.stdoutIsTTY, fields };
+  // gh's openUserFile for --input: os.Open only (a directory opens; its error comes later).
+  const openError = (path: string): string | undefined => {
+    try {
+      closeSync(openSync(path, 'r'));
+      return undefined;
+    } catch (error) {
+      return goFileError(path, error)?.error;
+    }
+  };
+  return { env: deps.env, stdoutIsTTY: deps.stdoutIsTTY, fields, openError };
 }
 
 /** What gh prints for one page: stdout bytes, and the stderr message when it failed. */

@@ -677,6 +677,19 @@ describe('relay native api: delegation (client rule 7)', () => {
     },
   );
 
+  it("prints gh's own error for an --input file it cannot open, before any request", async () => {
+    const deps = await setup(() => ({ status: 200, json: envelopeOf({}) }));
+    const path = join(dir.path, 'gone.json');
+    const result = await runCli(['native', 'api', 'repos/a/b/issues', '--input', path], deps);
+    expect(result).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: `open ${path}: no such file or directory\n`,
+    });
+    expect(relay?.requests).toEqual([]);
+    expect(deps.nativeRuns).toEqual([]);
+  });
+
   // Publications keep gh's meaning but run from sanitized snapshots (client rule 16), so the
   // native argv is the publication dispatcher's; the relay is never asked.
   it.each([
