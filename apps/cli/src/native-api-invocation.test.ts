@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { EMPTY_API_CONTEXT, isLoginProbe, planApiInvocation } from './native-api-invocation.js';
+import {
+  EMPTY_API_CONTEXT,
+  fillPlaceholdersInArgs,
+  isLoginProbe,
+  planApiInvocation,
+} from './native-api-invocation.js';
 import type { ApiPlanContext } from './native-api-invocation.js';
 import { isSecretQueryKey } from '@relay/route-classifier';
 
@@ -308,6 +313,44 @@ describe("planApiInvocation: gh's error for an --input file it cannot open", () 
     [['repos/a/b/issues', '--input', 'gone.json', '--paginate'], 'invalid_usage'],
   ])('%j delegates (%s)', (args, reason) => {
     expect(planApiInvocation(args, context)).toEqual({ kind: 'delegate', reason });
+  });
+});
+
+describe('fillPlaceholdersInArgs (where gh fills {owner} and {repo})', () => {
+  const fill = (value: string) => value.replaceAll('{owner}', 'acme').replaceAll('{repo}', 'w');
+
+  it.each([
+    [
+      ['repos/{owner}/{repo}', '-i'],
+      ['repos/acme/w', '-i'],
+    ],
+    [
+      ['graphql', '-F', 'o={owner}', '-f', 'q={owner}', '--field=r={repo}', '-Fx={owner}'],
+      ['graphql', '-F', 'o=acme', '-f', 'q={owner}', '--field=r=w', '-Fx=acme'],
+    ],
+    // Not filled by gh: @file paths, integers, literals, a key, -f, header values.
+    [
+      ['x', '-F', 'a=@{owner}.txt', '-F', '{owner}=1', '-H', 'X-A: {owner}', '-F', 'n=null'],
+      ['x', '-F', 'a=@{owner}.txt', '-F', '{owner}=1', '-H', 'X-A: {owner}', '-F', 'n=null'],
+    ],
+    [
+      ['--', 'repos/{owner}'],
+      ['--', 'repos/acme'],
+    ],
+  ])('%j → %j', (args, expected) => {
+    expect(fillPlaceholdersInArgs(args, fill)).toEqual(expected);
+  });
+
+  it.each([
+    [['repos/{owner}', '--unknown']],
+    [['repos/{owner}', '-iq', '.x']],
+    [['repos/{owner}', '-F']],
+  ])('leaves %j as it is (undefined)', (args) => {
+    expect(fillPlaceholdersInArgs(args, fill)).toBeUndefined();
+  });
+
+  it('is undefined when a placeholder cannot be filled', () => {
+    expect(fillPlaceholdersInArgs(['repos/{owner}'], () => undefined)).toBeUndefined();
   });
 });
 

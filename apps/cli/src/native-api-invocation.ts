@@ -164,6 +164,77 @@ function splitFlags(args: readonly string[]): ParsedFlags | 'unsupported' | 'inv
   return { positionals, values, booleans };
 }
 
+/** A `-F` value gh fills placeholders in (magicFieldValue: not @file, an int, a literal). */
+function isFilledMagicValue(value: string): boolean {
+  return (
+    !value.startsWith('@') &&
+    !/^[+-]?[0-9]+$/.test(value) &&
+    value !== 'true' &&
+    value !== 'false' &&
+    value !== 'null'
+  );
+}
+
+/**
+ * The arguments with `{owner}`/`{repo}` (and `:owner`…) filled where gh fills them: the
+ * endpoint and `-F/--field` values (not `-f`, not `@file`, integers or literals). For a native
+ * gh that runs without GH_REPO (SPEC.md client rule 16) but must read what GH_REPO names.
+ * Undefined when a placeholder cannot be filled or the arguments are not read with certainty
+ * (an unknown flag, a shorthand cluster): the arguments then stay as they are.
+ *
+ * @param args - `gh api`'s arguments
+ * @param fill - gh's fillPlaceholders over GH_REPO (undefined when it fails)
+ */
+export function fillPlaceholdersInArgs(
+  args: readonly string[],
+  fill: (value: string) => string | undefined,
+): string[] | undefined {
+  const out = [...args];
+  const fillAt = (index: number, prefix: string, value: string): boolean => {
+    const filled = fill(value);
+    if (filled === undefined) return false;
+    out[index] = `${prefix}${filled}`;
+    return true;
+  };
+  const fillField = (index: number, prefix: string, field: string): boolean => {
+    const eq = field.indexOf('=');
+    if (eq < 0) return true;
+    const value = field.slice(eq + 1);
+    return !isFilledMagicValue(value) || fillAt(index, `${prefix}${field.slice(0, eq + 1)}`, value);
+  };
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i] ?? '';
+    if (arg === '--') {
+      for (let j = i + 1; j < args.length; j += 1)
+        if (!fillAt(j, '', args[j] ?? '')) return undefined;
+      return out;
+    }
+    if (!arg.startsWith('-') || arg === '-') {
+      if (!fillAt(i, '', arg)) return undefined;
+      continue;
+    }
+    const long = arg.startsWith('--');
+    const eq = long ? arg.indexOf('=') : -1;
+    const flag = long ? (eq > 0 ? arg.slice(0, eq) : arg) : arg.slice(0, 2);
+    if (BOOLEAN_FLAGS[flag] !== undefined) {
+      if (arg !== flag) return undefined;
+      continue;
+    }
+    if (VALUE_FLAGS[flag] === undefined) return undefined;
+    const isField = flag === '-F' || flag === '--field';
+    if (arg !== flag) {
+      // --field=k=v, -Fk=v, -F=k=v
+      const prefix = long ? `${flag}=` : arg.startsWith(`${flag}=`) ? `${flag}=` : flag;
+      if (isField && !fillField(i, prefix, arg.slice(prefix.length))) return undefined;
+      continue;
+    }
+    i += 1;
+    if (i >= args.length) return undefined;
+    if (isField && !fillField(i, '', args[i] ?? '')) return undefined;
+  }
+  return out;
+}
+
 function parseQuery(search: string): Record<string, string | string[]> | undefined {
   const query: Record<string, string | string[]> = {};
   if (search === '') return query;

@@ -21,11 +21,15 @@ import {
 } from './gh-api-output.js';
 import { sanitizeGhJsonBody } from './gh-api-sanitizer.js';
 import { forgeJsonText } from './native-api-body-text.js';
-import { namesPlaceholder } from './gh-api-fields.js';
+import { fillPlaceholders, namesPlaceholder } from './gh-api-fields.js';
 import type { ApiFieldContext, FileError } from './gh-api-fields.js';
 import { checkJqExpression, formatJqOutput, normalizeJqInput } from './gh-jq.js';
 import { runJqFilter } from './jq-filter.js';
-import { isLoginProbe, planApiInvocation } from './native-api-invocation.js';
+import {
+  fillPlaceholdersInArgs,
+  isLoginProbe,
+  planApiInvocation,
+} from './native-api-invocation.js';
 import type { ApiPlanContext, RelayableApiRead } from './native-api-invocation.js';
 import { readGitRemotes } from './native/git-remotes.js';
 import {
@@ -285,6 +289,27 @@ async function planContext(
   return { env: deps.env, stdoutIsTTY: deps.stdoutIsTTY, fields, openError };
 }
 
+/**
+ * The native gh's argv: the original one, except that under GH_REPO its `{owner}`/`{repo}`
+ * placeholders are filled from GH_REPO as gh would fill them (fillPlaceholdersInArgs), since
+ * the native gh runs without GH_REPO (SPEC.md client rule 16) and would read the git remotes.
+ */
+function nativeArgv(
+  env: CliDependencies['env'],
+  args: readonly string[],
+  fields: ApiFieldContext,
+): string[] {
+  const ghRepo = env.GH_REPO;
+  if (ghRepo === undefined || ghRepo === '' || !args.some((arg) => namesPlaceholder(arg).repo)) {
+    return ['api', ...args];
+  }
+  const filled = fillPlaceholdersInArgs(args, (value) => {
+    const result = fillPlaceholders(value, fields);
+    return typeof result === 'string' ? result : undefined;
+  });
+  return ['api', ...(filled ?? args)];
+}
+
 /** What gh prints for one page: stdout bytes, and the stderr message when it failed. */
 interface PageOutput {
   /** The body as gh reads it (a JSON one through go-gh's sanitizer). */
@@ -391,9 +416,10 @@ export async function runNativeApi(
   output: ApiOutput,
   args: readonly string[],
 ): Promise<number> {
-  const argv = ['api', ...args];
   if (isLoginProbe(args)) return runLoginProbe(deps, output);
-  const plan = planApiInvocation(args, await planContext(deps, args));
+  const context = await planContext(deps, args);
+  const argv = nativeArgv(deps.env, args, context.fields);
+  const plan = planApiInvocation(args, context);
   if (plan.kind === 'delegate') return runNativeCli(deps, argv);
   if (plan.kind === 'fail') {
     output.stderr.write(plan.stderr);

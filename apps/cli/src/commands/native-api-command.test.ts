@@ -322,6 +322,26 @@ describe('relay native api: relayed reads', () => {
     expect(deps.nativeRuns).toEqual([]);
   });
 
+  // The native gh runs without GH_REPO (SPEC.md client rule 16): it gets what GH_REPO names.
+  it.each([
+    [
+      ['repos/{owner}/{repo}/pulls/1', '-i'],
+      ['repos/acme/widgets/pulls/1', '-i'],
+    ],
+    [
+      ['graphql', '-F', 'owner={owner}', '-F', 'name=:repo', '-f', 'query=q($owner:String!){x}'],
+      ['graphql', '-F', 'owner=acme', '-F', 'name=widgets', '-f', 'query=q($owner:String!){x}'],
+    ],
+  ])('fills %j from GH_REPO for the native CLI', async (args, expected) => {
+    const deps = await setup(() => ({ status: 200, json: envelopeOf({}) }), {
+      GH_REPO: 'acme/widgets',
+    });
+    const result = await runCli(['native', 'api', ...args], deps);
+    expect(result.code).toBe(3);
+    expect(relay?.requests).toEqual([]);
+    expect(deps.nativeRuns).toMatchObject([{ args: ['api', ...expected] }]);
+  });
+
   it.each([
     ['{owner} outside a repository', ['repos/{owner}/{repo}'], {}],
     ['a terminal-forced stdout', ['repos/a/b'], { GH_FORCE_TTY: '1' }],
