@@ -110,6 +110,9 @@ describe('--jq results as gh prints them without a terminal', () => {
     [3, '3\n'],
     [2.5, '2.50\n'],
     [1e21, '1000000000000000000000\n'],
+    // FormatFloat(f, 'f', 0, 64) writes a double beyond 2^53 exactly (gh 2.23: 9800000008 * 1e10).
+    [9800000008 * 1e10, '98000000079999991808\n'],
+    [-(2 ** 60) - 2 ** 8, '-1152921504606847232\n'],
     [true, 'true\n'],
     [{ b: '<x>', a: [1] }, '{"a":[1],"b":"\\u003cx\\u003e"}\n'],
   ])('%j → %j', (value, text) => {

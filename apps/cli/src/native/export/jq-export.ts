@@ -26,9 +26,13 @@ export function formatJqResult(value: GoJsonValue): string {
   return `${encodeGoJson(value, { escapeHtml: true, sortKeys: true })}\n`;
 }
 
-/** Go's `strconv.FormatFloat(f, 'f', 0, 64)`: positional digits, never an exponent. */
+/**
+ * Go's `strconv.FormatFloat(f, 'f', 0, 64)`: positional digits, never an exponent, and the
+ * double's exact value — beyond 2^53 that is not JavaScript's shortest spelling
+ * (`98000000079999991808`, not `98000000080000000000`).
+ */
 function formatIntegral(value: number): string {
-  if (Math.abs(value) < 1e21) return String(value === 0 ? 0 : value);
+  if (Math.abs(value) <= Number.MAX_SAFE_INTEGER) return String(value === 0 ? 0 : value);
   return BigInt(value).toString();
 }
 
