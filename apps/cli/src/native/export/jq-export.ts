@@ -21,9 +21,31 @@ export function formatJqResult(value: GoJsonValue): string {
   if (typeof value === 'string') return `${value}\n`;
   if (typeof value === 'boolean') return `${String(value)}\n`;
   if (typeof value === 'number') {
-    return `${Number.isInteger(value) ? formatIntegral(value) : value.toFixed(2)}\n`;
+    return `${Number.isInteger(value) ? formatIntegral(value) : formatTwoDecimals(value)}\n`;
   }
   return `${encodeGoJson(value, { escapeHtml: true, sortKeys: true })}\n`;
+}
+
+/**
+ * Go's `strconv.FormatFloat(f, 'f', 2, 64)` of a finite non-integral double: its exact
+ * decimal value rounded to two places, an exact half to the even digit (`0.125` → `0.12`,
+ * where JavaScript's `toFixed` rounds up to `0.13`); the sign kept (`-0.001` → `-0.00`).
+ */
+function formatTwoDecimals(value: number): string {
+  // A double is n / 2^k: doubling reaches an integer (below 2^53) without rounding.
+  let scaled = Math.abs(value);
+  let k = 0n;
+  while (!Number.isInteger(scaled)) {
+    scaled *= 2;
+    k += 1n;
+  }
+  const denominator = 1n << k;
+  const hundredths = BigInt(scaled) * 100n;
+  let rounded = hundredths / denominator;
+  const twice = (hundredths % denominator) * 2n;
+  if (twice > denominator || (twice === denominator && rounded % 2n === 1n)) rounded += 1n;
+  const digits = rounded.toString().padStart(3, '0');
+  return `${value < 0 ? '-' : ''}${digits.slice(0, -2)}.${digits.slice(-2)}`;
 }
 
 /**
