@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { sanitizeAscii } from './ascii-sanitizer.js';
 import { encodeGoJson } from './go-json-encoder.js';
 import type { GoJsonValue } from './go-json-encoder.js';
-import { formatJqResult, parseJqLines } from './jq-export.js';
+import { formatJqOutput } from '../../gh-jq.js';
+import { createFakeDependencies } from '../../../test/cli-harness.js';
+import { runJqExport } from './jq-export.js';
 import {
   JSON_FIELD_CATALOGUES,
   formatJsonFieldError,
@@ -126,12 +128,33 @@ describe('--jq results as gh prints them without a terminal', () => {
     [true, 'true\n'],
     [{ b: '<x>', a: [1] }, '{"a":[1],"b":"\\u003cx\\u003e"}\n'],
   ])('%j → %j', (value, text) => {
-    expect(formatJqResult(value)).toBe(text);
+    // What `jq -c` prints for the result, read back as the export's --jq does.
+    expect(formatJqOutput(`${JSON.stringify(value)}\n`)).toBe(text);
   });
 
   it('api_test "jq filter": .[].name over Mona, Hubot', () => {
-    const lines = parseJqLines('"Mona"\n"Hubot"\n');
-    expect(lines?.map((value) => formatJqResult(value)).join('')).toBe('Mona\nHubot\n');
+    expect(formatJqOutput('"Mona"\n"Hubot"\n')).toBe('Mona\nHubot\n');
+  });
+
+  it.each([
+    ['0.125\n', { ok: true, text: '0.12\n' }],
+    ['1.7976931348623157e+308\n', { ok: false }],
+    // jq's doubles lose gojq's int/float distinction that decides gh's 0 or -0.
+    ['-0\n', { ok: false }],
+    ['[1,-0]\n', { ok: false }],
+    ['{"a":-0}\n', { ok: false }],
+    ['-0.5\n', { ok: true, text: '-0.50\n' }],
+  ])('runJqExport over jq’s %j: %j', async (stdout, expected) => {
+    const deps = createFakeDependencies({
+      runProcess: () =>
+        Promise.resolve({ code: 0, stdout: Buffer.from(stdout), stderr: Buffer.from('') }),
+    });
+    expect(await runJqExport(deps, '/usr/bin/jq', '.', '{}')).toEqual(expected);
+  });
+
+  it('an infinity jq clamps to the largest double is not printed (gh prints +Inf): gh runs', () => {
+    expect(formatJqOutput('1.7976931348623157e+308\n')).toBeUndefined();
+    expect(formatJqOutput('[1.7976931348623157e+308]\n')).toBeUndefined();
   });
 });
 
