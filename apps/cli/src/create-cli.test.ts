@@ -49,6 +49,13 @@ describe('relay', () => {
     expect(err).not.toContain('\u001b[');
   });
 
+  it('reports an error a command throws on stderr, never on stdout, and exits 1', async () => {
+    // No dependencies in the context: whoami fails unexpectedly.
+    const { code, out, err } = await run(['whoami']);
+    expect({ code, out }).toEqual({ code: 1, out: '' });
+    expect(err).not.toBe('');
+  });
+
   it.each<[string, boolean]>([
     ['plain help by default (a pipe)', false],
     ['coloured help when asked', true],

@@ -31,22 +31,40 @@ export interface CreateCliOptions {
  * stderr and exits {@link USAGE_EXIT_CODE} (clipanion prints it on stdout and exits 1).
  */
 class RelayCli extends Cli<RelayContext> {
+  /** Where {@link error} writes while a command runs: stderr, never stdout. */
+  #errorSink: NodeJS.WritableStream | undefined;
+
   override async run(
     input: Command<RelayContext> | string[],
     context: Partial<RelayContext> & Pick<RelayContext, 'stdout' | 'stderr'>,
   ): Promise<number> {
-    if (!Array.isArray(input)) return super.run(input, context);
     // runExit passes only what it was given: the streams come from clipanion's defaults, as in
     // super.run (without them, a usage error of the binary crashed on `context.stderr`).
     const full = { ...Cli.defaultContext, ...context };
     let command: Command<RelayContext>;
+    if (Array.isArray(input)) {
+      try {
+        command = this.process(input, full);
+      } catch (error) {
+        full.stderr.write(this.error(error, { colored: this.enableColors ?? false }));
+        return USAGE_EXIT_CODE;
+      }
+    } else command = input;
+    // clipanion writes an error a command throws to stdout (then exits 1): relay's stdout is
+    // data a pipe reads (gh's bytes), so the report goes to stderr instead.
+    this.#errorSink = full.stderr;
     try {
-      command = this.process(input, full);
-    } catch (error) {
-      full.stderr.write(this.error(error, { colored: this.enableColors ?? false }));
-      return USAGE_EXIT_CODE;
+      return await super.run(command, context);
+    } finally {
+      this.#errorSink = undefined;
     }
-    return super.run(command, context);
+  }
+
+  override error(...args: Parameters<Cli<RelayContext>['error']>): string {
+    const text = super.error(...args);
+    if (this.#errorSink === undefined) return text;
+    this.#errorSink.write(text);
+    return '';
   }
 }
 

@@ -30,7 +30,8 @@ export async function runNativeMain(args: readonly string[], selfPath: string | 
       import('./terminal-style.js'),
     ]);
     const colored = helpColors(process.env, process.stdout.isTTY);
-    output.stdout.write(createCli({ colors: colored }).error(error, { colored }));
+    // An unexpected failure is reported on stderr: stdout carries gh's bytes only.
+    output.stderr.write(createCli({ colors: colored }).error(error, { colored }));
     process.exitCode = 1;
   }
 }
