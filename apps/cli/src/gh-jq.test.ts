@@ -52,6 +52,17 @@ describe('formatGhJqResult (go-gh jq: scalars raw, the rest json.Marshal)', () =
     expect(formatGhJqResult(value)).toBe(expected);
   });
 
+  it.each(['-0\n', '[1,-0]\n', '{"a":-0}\n', '"x"\n-0\n'])(
+    'formatJqOutput leaves out a negative zero, int or float to gojq but not to jq (%j)',
+    (output) => {
+      expect(formatJqOutput(output)).toBeUndefined();
+    },
+  );
+
+  it('formatJqOutput prints a zero, and a string holding -0', () => {
+    expect(formatJqOutput('0\n[0,-1]\n"a-0"\n')).toBe('0\n[0,-1]\na-0\n');
+  });
+
   it('leaves out numbers gojq cannot print (jq clamps infinities)', () => {
     expect(formatGhJqResult(Number.MAX_VALUE)).toBeUndefined();
     expect(formatGhJqResult([-Number.MAX_VALUE])).toBeUndefined();

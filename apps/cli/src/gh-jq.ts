@@ -506,6 +506,9 @@ export function formatGhJqResult(value: Json): string | undefined {
  * or a result is one gh would not print.
  */
 export function formatJqOutput(output: string): string | undefined {
+  // A negative zero is gojq's only for a float result (`-.n * 0`; `-0` and `0 * -1` are ints,
+  // printed `0`), a distinction jq's doubles do not keep: gh runs.
+  if (/(?:^|[[:,])-0(?:[\],}]|$)/m.test(output)) return undefined;
   let printed = '';
   for (const line of output.split('\n')) {
     if (line === '') continue;

@@ -29,11 +29,9 @@ export async function runJqExport(
   });
   if (result.code !== 0) return { ok: false };
   const output = Buffer.from(result.stdout).toString('utf8');
-  // A negative zero is gojq's only for a float result (`-.n * 0`; `-0` and `0 * -1` are ints,
-  // printed `0`), a distinction jq's doubles do not keep: gh runs.
-  if (/(?:^|[[:,])-0(?:[\],}]|$)/m.test(output)) return { ok: false };
   // One printer with `relay native api --jq`: go-gh's scalars and json.Marshal, or undefined
-  // for a result gh prints otherwise (an infinity jq clamps to the largest double).
+  // for a result gh prints otherwise (an infinity jq clamps to the largest double, a negative
+  // zero).
   const text = formatJqOutput(output);
   return text === undefined ? { ok: false } : { ok: true, text };
 }
