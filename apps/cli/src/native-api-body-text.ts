@@ -99,7 +99,10 @@ export function forgeJsonText(envelopeText: string | undefined, body: unknown): 
   const text = envelopeBodyText(envelopeText);
   if (text === undefined) return undefined;
   try {
-    return JSON.stringify(JSON.parse(text)) === JSON.stringify(body) ? text : undefined;
+    // The common answer is compact JSON, the body's own serialization: one stringify proves it.
+    const compact = JSON.stringify(body);
+    if (text === compact) return text;
+    return JSON.stringify(JSON.parse(text)) === compact ? text : undefined;
   } catch {
     return undefined;
   }
