@@ -101,6 +101,13 @@ describe('encodeBody: the JSON text the forge wrote', () => {
     );
   });
 
+  it('keeps JSON too deep for JSON.stringify opaque, byte for byte', () => {
+    const text = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+    expect(encodeJson(text)).toEqual({ encoding: 'text', body: text });
+    const shallow = `${'['.repeat(100)}${']'.repeat(100)}`;
+    expect(encodeJson(shallow).encoding).toBe('json');
+  });
+
   it('keeps any formatting of any JSON value, and source always parses to the body', () => {
     fc.assert(
       fc.property(fc.jsonValue(), fc.integer({ min: 0, max: 4 }), (value, indent) => {

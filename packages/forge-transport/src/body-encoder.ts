@@ -87,7 +87,7 @@ export function encodeOpaqueBody(bytes: Uint8Array): EncodedBody {
  * 1. empty: `null` (API) or `''` (documents), text encoding;
  * 2. 2xx with a JSON content type: parsed with ordinary `JSON.parse` semantics, the text kept
  *    as `source` when `JSON.stringify` would not give it back; malformed JSON (a leading BOM
- *    included) falls back to rule 3;
+ *    included) and JSON too deep for `JSON.stringify` fall back to rule 3;
  * 3. otherwise {@link encodeOpaqueBody}.
  *
  * @param bytes - the upstream body, already within the size cap
@@ -103,6 +103,9 @@ export function encodeBody(bytes: Uint8Array, options: EncodeBodyOptions): Encod
     if (text !== undefined) {
       try {
         const body = JSON.parse(text) as JsonValue;
+        // JSON.stringify also throws on a value nested deeper than its stack (a few thousand
+        // levels, which JSON.parse accepts): such a body is kept opaque, byte for byte, instead
+        // of failing wherever the relay serializes it later.
         return JSON.stringify(body) === text
           ? { encoding: 'json', body }
           : { encoding: 'json', body, source: text };

@@ -92,6 +92,19 @@ describe('envelope', () => {
     expect(upstream(path)).toHaveLength(1);
   });
 
+  it('serves JSON too deep to serialize again as its exact bytes (text), not an error', async () => {
+    const path = `${REPO}/issues`;
+    const text = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+    h.sim.faults.inject({
+      path,
+      times: 1,
+      action: { kind: 'status', status: 200, bodyText: text },
+    });
+    const answer = await h.relay({ path });
+    expect(answer.status).toBe(200);
+    expect(answer.json).toMatchObject({ status: 200, body_encoding: 'text', body: text });
+  });
+
   it.each([
     // Removed by the public-only screen (viewer-relative fields of any repository object).
     ['screened', { permissions: { admin: true }, temp_clone_token: 'SECRET-TCT' }],
