@@ -411,8 +411,7 @@ export function planApiInvocation(
   // A path or query the relay refuses (400 invalid_path / invalid_query: `..`, `%2e`, `%2F`,
   // a backslash, a control character, a space, …) is one gh sends as it is: the native CLI
   // runs it, and the relay never sees it.
-  if (!validatePath(path).ok) return delegate('unsupported_path');
-  if (!validateQuery(query).ok) return delegate('secret_query_key');
+  if (!validatePath(path).ok || !validateQuery(query).ok) return delegate('unsupported_path');
   return { kind: 'relay', path, query, headers, paginate, slurp, jq };
 }
 
