@@ -28,6 +28,11 @@ export type ReplyClass =
 
 const TRANSIENT: readonly string[] = TRANSIENT_FALLBACK_REASONS;
 
+/** Whether a fallback reason (or a 503 code) is one of client rule 6's transient ones. */
+export function isTransientFallbackReason(reason: string): boolean {
+  return TRANSIENT.includes(reason);
+}
+
 /** Classifies a relay reply. */
 export function classifyReply(reply: RelayReply): ReplyClass {
   switch (reply.kind) {
@@ -35,11 +40,11 @@ export function classifyReply(reply: RelayReply): ReplyClass {
       return { kind: 'served' };
     case 'error':
       if (reply.code === 'fallback_local' && reply.reason !== undefined) {
-        return TRANSIENT.includes(reply.reason)
+        return isTransientFallbackReason(reply.reason)
           ? { kind: 'transient_fallback', reason: reply.reason }
           : { kind: 'fallback', reason: reply.reason };
       }
-      if (reply.status === 503 && TRANSIENT.includes(reply.code)) {
+      if (reply.status === 503 && isTransientFallbackReason(reply.code)) {
         return { kind: 'transient_fallback', reason: reply.code as FallbackReason };
       }
       if (reply.code === 'internal_error' && reply.status >= 500) return { kind: 'service_error' };

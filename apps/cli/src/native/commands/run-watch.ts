@@ -1,6 +1,6 @@
-import { TRANSIENT_FALLBACK_REASONS } from '@relay/protocol';
 import type { CliDependencies } from '../../cli-dependencies.js';
 import { CliError } from '../../cli-error.js';
+import { isTransientFallbackReason } from '../../relay-retry-policy.js';
 import { parseGoInt } from '../argv/go-int-option.js';
 import type { ServePlan } from '../argv/native-plan.js';
 import type { GhRepository } from '../argv/repo-selector.js';
@@ -61,8 +61,6 @@ export function nextWatchInterval(current: number, start: number, changed: boole
   return Math.min(Math.max(current * 2, start), Math.max(WATCH_CEILING_SECONDS, start));
 }
 
-const TRANSIENT: readonly string[] = TRANSIENT_FALLBACK_REASONS;
-
 /**
  * A relay fallback before the watch printed anything: a transient one (exhausted after rule 6's
  * retries) fails explicitly, as rule 6 excepts run watch from running gh for those; any other
@@ -70,7 +68,7 @@ const TRANSIENT: readonly string[] = TRANSIENT_FALLBACK_REASONS;
  * fallback, gh then watches from the start.
  */
 function fallbackBeforeOutput(stop: Extract<ReadStop, { readonly kind: 'fallback' }>) {
-  if (TRANSIENT.includes(stop.reason)) throw watchFailure(stop);
+  if (isTransientFallbackReason(stop.reason)) throw watchFailure(stop);
   return stop;
 }
 
