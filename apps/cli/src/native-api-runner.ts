@@ -62,8 +62,16 @@ type PagesOutcome =
     }
   | { readonly kind: 'delegate' };
 
+/**
+ * Whether `plan` is a bare rate_limit read: no query of the user's own. The `per_page=100`
+ * that `--paginate` adds (gh's addPerPage) is not the user's, so `api rate_limit --paginate`
+ * is bare too.
+ */
 function isBareRateLimit(plan: RelayableApiRead): boolean {
-  return plan.path === '/rate_limit' && Object.keys(plan.query).length === 0;
+  if (plan.path !== '/rate_limit') return false;
+  const keys = Object.keys(plan.query);
+  if (keys.length === 0) return true;
+  return plan.paginate && keys.length === 1 && plan.query.per_page === String(PAGE_SIZE_MAX);
 }
 
 function freshHeaders(deps: CliDependencies, plan: RelayableApiRead): Record<string, string> {

@@ -430,18 +430,25 @@ describe('relay native api: relayed reads', () => {
     expect(relay?.requests).toEqual([]);
   });
 
-  it('prints the quota notice after a bare rate_limit read', async () => {
+  it.each([
+    ['a bare rate_limit read', ['rate_limit']],
+    [
+      "a bare rate_limit read with --paginate (its per_page is not the user's)",
+      ['rate_limit', '--paginate'],
+    ],
+  ])('prints the quota notice after %s', async (_name, args) => {
     const deps = await setup(() => ({
       status: 200,
       json: envelopeOf({ resources: {} }, { routeKind: 'rate_limit' }),
     }));
-    const result = await runCli(['native', 'api', 'rate_limit'], deps);
+    const result = await runCli(['native', 'api', ...args], deps);
     expect(result).toMatchObject({ code: 0, stdout: '{"resources":{}}', stderr: QUOTA_NOTICE });
   });
 
   it.each([
     ['a failed rate_limit read', ['rate_limit'], 500],
     ['a rate_limit read with a query', ['rate_limit?x=1'], 200],
+    ['a paginated rate_limit read with a query', ['rate_limit?per_page=5', '--paginate'], 200],
     ['another path', ['repos/a/b'], 200],
   ])('prints no quota notice for %s', async (_name, args, status) => {
     const deps = await setup(() => ({
