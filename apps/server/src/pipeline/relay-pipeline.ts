@@ -350,11 +350,11 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
     const read = await readUpstream(lanes, revalidation);
     if (!read.ok) return read;
     // The public-only screen, before anything is cached, observed or returned: an answer that
-    // reveals a private repository is discarded, that repository's proof dropped and its cache
-    // entries purged.
+    // reveals a private repository is discarded; when that repository is the route's own, its
+    // proof is dropped and its cache entries purged.
     const screened = screenServed(route, read.value);
     if (!screened.ok) {
-      await forgetPrivate(screened.privateRepositories);
+      await forgetPrivate(route, screened.privateRepositories);
       return { ok: false, error: { kind: 'hard', failure: fallBackLocal('repo_not_public') } };
     }
     const served = screened.served;
@@ -442,12 +442,23 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
     }
   }
 
-  /** Drops the proofs and purges the cache entries of repositories an answer revealed private. */
-  async function forgetPrivate(repositories: readonly string[]): Promise<void> {
-    for (const fullName of repositories) {
-      await deps.guard.revoke(fullName);
-      await deps.cache.purgeScope(fullName);
-    }
+  /**
+   * Drops the proof and purges the cache entries of the route's own repository when the answer
+   * revealed it private. Any other name the screen collected is not acted on: it comes from an
+   * object of the body that merely looks like a repository (`full_name` and `private`), and a
+   * body can hold such objects that whoever can write to the route's repository wrote
+   * (a deployment's `payload` is arbitrary JSON). Acting on them would let any caller refuse,
+   * and empty the cache of, any other repository for every pool. The answer is refused all the
+   * same, and the other repository's own proof is bounded by its lifetime.
+   */
+  async function forgetPrivate(
+    route: ClassifiedRoute,
+    repositories: readonly string[],
+  ): Promise<void> {
+    const own = scopeOf(route);
+    if (own === undefined || !repositories.includes(own)) return;
+    await deps.guard.revoke(own);
+    await deps.cache.purgeScope(own);
   }
 
   async function serve(context: RequestContext): Promise<

@@ -182,6 +182,39 @@ describe('the proof is bounded and self-correcting', () => {
     },
   );
 
+  it('an object that only looks like another repository saying private refuses the answer, not that repository', async () => {
+    // Bob (pool other) reads the public repository: proved and cached.
+    const cached = await h.relay({ pool: OTHER_POOL, path: `${REPO}/labels` }, w.callers.bob);
+    expect(cached.status).toBe(200);
+    // Whoever can write to carol's public fork writes a deployment whose payload (arbitrary JSON)
+    // is shaped like acme/widgets saying private.
+    h.sim.faults.inject({
+      path: `/repos/${carol}/${publicRepo}/deployments`,
+      action: {
+        kind: 'status',
+        status: 200,
+        body: [
+          {
+            id: 1,
+            sha: h.ids.headSha,
+            ref: 'main',
+            environment: 'production',
+            payload: { full_name: `${org}/${publicRepo}`, private: true },
+          },
+        ],
+      },
+    });
+    const forged = await h.relay({ path: `/repos/${carol}/${publicRepo}/deployments` });
+    expect(forged.status).toBe(424); // the answer itself is still refused
+    expect(forged.json.error.reason).toBe('repo_not_public');
+    // acme/widgets keeps its proof and its cache entries, for every pool.
+    const labels = await h.relay({ pool: OTHER_POOL, path: `${REPO}/labels` }, w.callers.bob);
+    expect(labels.status).toBe(200);
+    expect(labels.json.relay.cache).toBe('hit');
+    const view = await h.relay({ path: REPO });
+    expect(view.status).toBe(200);
+  });
+
   it('job logs use the proof: refused once the repository is private and the proof expired', async () => {
     const jobs = await h.relay({ path: `${REPO}/actions/runs/${String(h.ids.runId)}/jobs` });
     const jobId = (jobs.json.body as { jobs: { id: number }[] }).jobs[0]?.id;
