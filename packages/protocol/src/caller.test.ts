@@ -70,6 +70,27 @@ describe('login and provisioning bodies', () => {
   it.each([
     ['a login without forge_token', loginRequestSchema, { client: 'a' }],
     ['a login with an empty forge_token', loginRequestSchema, { forge_token: '', client: 'a' }],
+    [
+      'a login with CR LF in the forge_token',
+      loginRequestSchema,
+      { forge_token: 'gho_x\r\nx-evil: 1', client: 'a' },
+    ],
+    [
+      'a login with a NUL in the forge_token',
+      loginRequestSchema,
+      { forge_token: 'gho_\u0000x', client: 'a' },
+    ],
+    [
+      'a login with a non-ASCII forge_token',
+      loginRequestSchema,
+      { forge_token: 'gho_x\u00e9', client: 'a' },
+    ],
+    ['a login with a blank forge_token', loginRequestSchema, { forge_token: ' ', client: 'a' }],
+    [
+      'a login with a space in the forge_token',
+      loginRequestSchema,
+      { forge_token: 'gho_x gho_y', client: 'a' },
+    ],
     ['a login with a bad client', loginRequestSchema, { forge_token: 't', client: '.local' }],
     [
       'a login with an invalid pool',

@@ -71,10 +71,21 @@ export const getCallerTokenSchema = /* @__PURE__ */ lazySchema(() =>
  */
 export const callerTokenSchema = /* @__PURE__ */ getCallerTokenSchema();
 
+/**
+ * A forge token as the login sends it in an Authorization header: visible ASCII without spaces
+ * (GitHub's tokens are letters, digits and underscores). A value with a control character, a
+ * space or a non-ASCII character cannot be one, and cannot even be written into a header.
+ */
+const FORGE_TOKEN_PATTERN = /^[\x21-\x7e]+$/;
+
 /** Returns {@link loginRequestSchema}, built on the first call (the same instance after). */
 export const getLoginRequestSchema = /* @__PURE__ */ lazySchema(() =>
   z.strictObject({
-    forge_token: z.string().min(1).max(4096),
+    forge_token: z
+      .string()
+      .min(1)
+      .max(4096)
+      .regex(FORGE_TOKEN_PATTERN, { error: 'not a forge token' }),
     client: getClientNameSchema(),
     pool: getPoolIdSchema().optional(),
   }),

@@ -158,10 +158,17 @@ describe('POST /v1/login/forge-cli', () => {
     ['a client name that normalizes to nothing', { forge_token: 'gho_mona', client: '.local' }],
     ['a client name over 80 characters', { forge_token: 'gho_mona', client: 'x'.repeat(81) }],
     ['malformed JSON', '{"forge_token":'],
+    // A forge token that cannot be written into an Authorization header is no forge token: it is
+    // refused before the forge is called (not reported as the forge being unreachable).
+    ['a forge token with CR LF', { forge_token: 'gho_mona\r\nx-evil: 1', client: 'x' }],
+    ['a forge token with a NUL', { forge_token: 'gho_\u0000mona', client: 'x' }],
+    ['a forge token with a non-ASCII character', { forge_token: 'gho_mon\u00e4', client: 'x' }],
+    ['a forge token of spaces', { forge_token: '  ', client: 'x' }],
   ])('answers 400 invalid_request for %s', async (_what, body) => {
     const response = await harness.app.request('/v1/login/forge-cli', jsonRequest('POST', body));
     expect(response.status).toBe(400);
     expect(errorBodySchema.parse(await response.json()).error.code).toBe('invalid_request');
+    expect(harness.forge.seen).toEqual([]);
   });
 
   it('accepts JSON only, and bounds the body', async () => {
