@@ -34,7 +34,7 @@ import { isRunCompleted, judgeLogProbe } from './job-log-checks.js';
 import { failWith, fallBackLocal, type PipelineFailure } from './pipeline-failure.js';
 import type { PoolPolicyCache } from './pool-policy-cache.js';
 import { screenAnswer } from './public-only-screen.js';
-import { toPublicProfile } from './public-profile-filter.js';
+import { PRIVATE_PROFILE_FIELDS, toPublicProfile } from './public-profile-filter.js';
 import {
   checkStructuralValues,
   toTransportCheck,
@@ -268,7 +268,9 @@ function fromEntry(entry: CacheEntry): EnvelopeAnswer {
 function screenServed(
   route: ClassifiedRoute,
   served: ServedAnswer,
-): { ok: true; served: ServedAnswer } | { ok: false; privateRepositories: readonly string[] } {
+):
+  | { ok: true; served: ServedAnswer; bodyScreened: boolean }
+  | { ok: false; privateRepositories: readonly string[] } {
   const { response } = served;
   const screened = screenAnswer({
     visibility: route.visibility,
@@ -279,11 +281,13 @@ function screenServed(
     pooled: served.identity !== undefined,
   });
   if (!screened.ok) return screened;
-  if (screened.body === response.body.body && screened.headers === response.headers) {
-    return { ok: true, served };
+  const bodyScreened = screened.body !== response.body.body;
+  if (!bodyScreened && screened.headers === response.headers) {
+    return { ok: true, served, bodyScreened };
   }
   return {
     ok: true,
+    bodyScreened,
     served: {
       ...served,
       response: {
@@ -294,6 +298,34 @@ function screenServed(
       },
     },
   };
+}
+
+/** The upstream validators of an answer: they identify the exact bytes the forge sent. */
+const VALIDATOR_HEADERS = ['etag', 'last-modified'] as const;
+
+/**
+ * Headers without the upstream validators ({@link VALIDATOR_HEADERS}). A body the public-only
+ * screen changed (private items removed, viewer-relative fields such as `permissions` dropped)
+ * is not the body those validators describe: they are a function of the private part too, so
+ * an ETag that changes while the served body does not, or a Last-Modified later than any served
+ * item, tells when the private items changed. They never leave the relay with such a body; the
+ * cache entry keeps them as its own `validators`, for the relay's own revalidation.
+ */
+function withoutValidators(
+  headers: Readonly<Record<string, string>>,
+): Readonly<Record<string, string>> {
+  if (!VALIDATOR_HEADERS.some((name) => name in headers)) return headers;
+  const copy = { ...headers };
+  for (const name of VALIDATOR_HEADERS) Reflect.deleteProperty(copy, name);
+  return copy;
+}
+
+/** Whether a `public_profile` answer holds a field only the account itself sees (removed). */
+function holdsPrivateProfileFields(route: ClassifiedRoute, served: ServedAnswer): boolean {
+  const { body } = served.response.body;
+  if (route.visibility.class !== 'public_profile') return false;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+  return PRIVATE_PROFILE_FIELDS.some((field) => field in body);
 }
 
 /** The cache scope of a route: the repository it reads (`owner/repo`, lowercase), if any. */
@@ -358,6 +390,10 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
       return { ok: false, error: { kind: 'hard', failure: fallBackLocal('repo_not_public') } };
     }
     const served = screened.served;
+    // Private parts were removed from the body: the upstream validators describe them too.
+    const privateValidators = screened.bodyScreened || holdsPrivateProfileFields(route, served);
+    const forCaller = (answer: EnvelopeAnswer): EnvelopeAnswer =>
+      privateValidators ? { ...answer, headers: withoutValidators(answer.headers) } : answer;
     // A fresh API read of a repository — its metadata, or an answer that embeds it (a pull
     // request's base repository, a run's or a combined status's repository) — tells the
     // visibility guard what a probe would: it renews the proof or records a refusal.
@@ -374,7 +410,7 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
     if (decision.kind === 'bypass') {
       return {
         ok: true,
-        answer: toAnswer(route, served),
+        answer: forCaller(toAnswer(route, served)),
         served,
         cache: 'bypass',
         cacheable: false,
@@ -390,18 +426,24 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
       await confirmItems(route, refreshed.body, now);
       return { ok: true, answer: fromEntry(refreshed), served, cache: 'miss', cacheable: true };
     }
-    const answer = toAnswer(route, served);
+    const upstreamAnswer = toAnswer(route, served);
+    const answer = forCaller(upstreamAnswer);
     const scope = scopeOf(route);
+    // Planned from the upstream headers, so that the entry keeps the validators for the relay's
+    // own revalidation; what it serves (its headers) is what the caller gets now.
     const plan = planCacheWrite({
       routeKind: route.kind,
       hints,
-      answer,
+      answer: upstreamAnswer,
       lane: served.lane,
       now,
       ...(deps.maxEntryBytes === undefined ? {} : { maxEntryBytes: deps.maxEntryBytes }),
     });
     if (plan.ok) {
-      await deps.cache.put(cacheKey, scope === undefined ? plan.value : { ...plan.value, scope });
+      const entry = privateValidators
+        ? { ...plan.value, headers: withoutValidators(plan.value.headers) }
+        : plan.value;
+      await deps.cache.put(cacheKey, scope === undefined ? entry : { ...entry, scope });
       await confirmItems(route, plan.value.body, now);
       return { ok: true, answer, served, cache: 'miss', cacheable: true };
     }

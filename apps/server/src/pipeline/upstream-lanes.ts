@@ -142,6 +142,29 @@ function apiRequest(
   };
 }
 
+/**
+ * The request headers a pooled identity is sent for the caller. On a route whose answers the
+ * public-only screen may strip of private items or fields (an owner's repositories, gists or
+ * events, a repository search, a fork or event list, a profile), the caller's own
+ * `if-none-match` and `if-modified-since` are not sent: the identity's 304 or 200 would say
+ * whether the part the caller may not see changed. The answer is then a 200 with the screened
+ * body. The relay's own revalidation (the stored entry's validators) is still sent.
+ */
+function callerHeadersForPooled(route: ClassifiedRoute): Readonly<Record<string, string>> {
+  const { visibility } = route;
+  const screened =
+    visibility.class === 'filtered' ||
+    visibility.class === 'public_profile' ||
+    visibility.items !== undefined;
+  if (!screened || !route.headers.conditional) return route.headers.upstream;
+  const {
+    'if-none-match': _ifNoneMatch,
+    'if-modified-since': _ifModifiedSince,
+    ...rest
+  } = route.headers.upstream;
+  return rest;
+}
+
 function isContinuationPage(route: ClassifiedRoute): boolean {
   const page = route.query.page;
   return route.paginated && typeof page === 'string' && page.trim() !== '' && page.trim() !== '1';
@@ -345,7 +368,7 @@ async function tryPooled(
     const result = await context.transport.request(
       apiRequest(
         context,
-        { ...context.route.headers.upstream, ...conditional },
+        { ...callerHeadersForPooled(context.route), ...conditional },
         {
           authorization: credential.toAuthorizationHeader(),
         },

@@ -104,6 +104,64 @@ describe('owner-level and ownerless collections never list private items', () =>
   });
 });
 
+describe('validators of a screened answer say nothing of its private part', () => {
+  /** GET of the forge with carol's pooled PAT, as the relay's pooled lane reads it. */
+  async function pooledRead(path: string, headers: Record<string, string> = {}) {
+    const token = h.secrets.get('secret_pat-carol') ?? '';
+    return fetch(`${h.sim.urls.api}${path}`, {
+      headers: { ...headers, authorization: `Bearer ${token}` },
+    });
+  }
+
+  it('a pooled list with private items removed carries no ETag or Last-Modified, live or cached', async () => {
+    exhaustAnonymous();
+    const path = `/users/${carol}/repos`;
+    const live = await h.relay({ path });
+    expect(live.json.identity?.id).toBe('pat-carol');
+    expect(live.json.headers).not.toHaveProperty('etag');
+    expect(live.json.headers).not.toHaveProperty('last-modified');
+    const hit = await h.relay({ path });
+    expect(hit.json.relay.cache).toBe('hit');
+    expect(hit.json.headers).not.toHaveProperty('etag');
+    expect(hit.json.headers).not.toHaveProperty('last-modified');
+    // The entry keeps them for the relay's own revalidation: once expired, a free 304 refills it.
+    h.advance(61_000);
+    const refilled = await h.relay({ path });
+    expect(pooledRequests(path).at(-1)?.status).toBe(304);
+    expect(refilled.json.body).toEqual(live.json.body);
+    expect(refilled.json.headers).not.toHaveProperty('etag');
+    // The forge's ETag of that read covers carol's private repositories: it changes when only
+    // they change, while the served (public) body stays the same.
+    const before = (await pooledRead(path)).headers.get('etag');
+    h.advance(1_000);
+    h.sim.world.addCommit({
+      owner: carol,
+      repo: `hidden-${PRIVATE_MARKER}`,
+      message: 'a private push',
+      author: carol,
+      files: { 'more.md': 'more' },
+    });
+    expect((await pooledRead(path)).headers.get('etag')).not.toBe(before);
+  });
+
+  it.each([
+    ['if-none-match', async (path: string) => (await pooledRead(path)).headers.get('etag') ?? ''],
+    ['if-modified-since', () => Promise.resolve(new Date(Date.UTC(2100, 0, 1)).toUTCString())],
+  ] as const)(
+    "a caller's %s is not sent to a pooled identity on a screened route: its 304 would be an oracle",
+    async (header, value) => {
+      exhaustAnonymous();
+      const path = `/users/${carol}/repos`;
+      const answer = await h.relay({ path, headers: { [header]: await value(path) } });
+      expect(answer.json.identity?.id).toBe('pat-carol');
+      expect(answer.json.status).toBe(200);
+      expect(exposedText(answer)).not.toContain(PRIVATE_MARKER);
+      const sent = pooledRequests(path).at(-1);
+      expect(sent?.status).toBe(200);
+    },
+  );
+});
+
 describe('the shared cache holds public data only', () => {
   it('a filtered pooled answer is what is cached: another pool’s caller gets the same public hit', async () => {
     exhaustAnonymous();
