@@ -73,6 +73,17 @@ describe('screenAnswer: item rules', () => {
     });
   });
 
+  it('a pooled search page whose every item was removed reads like an empty result', () => {
+    const removed = screen(REPO_LIST, {
+      total_count: 2,
+      incomplete_results: false,
+      items: [repo('a', true), repo('b', true)],
+    });
+    const empty = screen(REPO_LIST, { total_count: 0, incomplete_results: false, items: [] });
+    expect(removed).toMatchObject({ ok: true, removed: 2 });
+    expect(removed.ok && removed.body).toEqual(empty.ok && empty.body);
+  });
+
   it('a pooled search page with nothing removed still reports no private count', () => {
     const result = screen(REPO_LIST, {
       total_count: 9,

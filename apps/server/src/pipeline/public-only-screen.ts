@@ -162,7 +162,10 @@ const isSuccess = (status: number) => status >= 200 && status < 300;
  *    with the names it revealed.
  * 4. When items were removed, or a pooled identity answered a `filtered` collection (whose counts
  *    may include private items), the Link header loses `rel="last"` and a search's
- *    `total_count` becomes the number of items served on the page (`incomplete_results: true`).
+ *    `total_count` becomes the number of items served on the page; its `incomplete_results` is
+ *    true when more pages follow (or the forge said so), never because items were removed: a
+ *    search whose only matches were removed must read exactly like one that matched nothing,
+ *    or any caller could test words against the private repositories a pooled identity sees.
  *
  * A successful non-JSON answer of a `filtered` route cannot be proven public and is refused;
  * other non-JSON answers (raw contents, diffs, logs) pass: their repository was proven public
@@ -220,7 +223,7 @@ export function screenAnswer(input: ScreenInput): ScreenOutcome {
       body = {
         ...body,
         total_count: body.items.length,
-        incomplete_results: removed > 0 || more || body.incomplete_results === true,
+        incomplete_results: more || body.incomplete_results === true,
       };
     }
   }

@@ -87,8 +87,23 @@ describe('owner-level and ownerless collections never list private items', () =>
       path: '/search/repositories',
       query: { q: PRIVATE_MARKER },
     });
-    expect(answer.json.body).toMatchObject({ total_count: 0, incomplete_results: true, items: [] });
+    expect(answer.json.body).toMatchObject({
+      total_count: 0,
+      incomplete_results: false,
+      items: [],
+    });
     expect(answer.json.headers.link ?? '').not.toMatch(/rel="last"/);
+  });
+
+  it('a pooled search whose only matches were private reads exactly like one that matched nothing', async () => {
+    exhaustAnonymous();
+    // acme/internal-prvmark's description ("acme prvmark internals") is seen by alice's PAT only.
+    const privateOnly = await h.relay({ path: '/search/repositories', query: { q: 'internals' } });
+    const nothing = await h.relay({ path: '/search/repositories', query: { q: 'nosuchword' } });
+    expect(privateOnly.json.identity?.kind).toBe('pat');
+    expect(nothing.json.identity?.kind).toBe('pat');
+    expect(privateOnly.json.body).toEqual(nothing.json.body);
+    expect(privateOnly.json.headers.link).toEqual(nothing.json.headers.link);
   });
 
   it('a secret gist is refused (424 repo_not_public) on every lane, never served or cached', async () => {
