@@ -70,6 +70,23 @@ describe('visibility', () => {
     expect(member.map((r) => r.name)).toContain('secret-sauce');
   });
 
+  it("answers an org list's type and a repository search's is:public / is:private for a member", async () => {
+    const names = async (path: string) => {
+      const body = (await (await get(path, { token: alice })).json()) as
+        | { name: string }[]
+        | { items: { name: string }[] };
+      return (Array.isArray(body) ? body : body.items).map((r) => r.name);
+    };
+    expect(await names('/orgs/acme/repos?type=public')).not.toContain('secret-sauce');
+    expect(await names('/orgs/acme/repos?type=public')).toContain('widgets');
+    expect(await names('/orgs/acme/repos?type=private')).toEqual(['secret-sauce']);
+    expect(await names('/orgs/acme/repos?type=all')).toContain('secret-sauce');
+    expect(await names('/search/repositories?q=sauce')).toEqual(['secret-sauce']);
+    expect(await names('/search/repositories?q=sauce+is:public')).toEqual([]);
+    expect(await names('/search/repositories?q=sauce+is:private')).toEqual(['secret-sauce']);
+    expect(await names('/search/repositories?q=sauce+is:private+is:public')).toEqual([]);
+  });
+
   it('serves permissions only to authenticated callers, per token', async () => {
     const anon = (await (await get('/repos/acme/widgets')).json()) as Record<string, unknown>;
     const admin = (await (await get('/repos/acme/widgets', { token: alice })).json()) as {

@@ -22,6 +22,11 @@ export interface PoolIdentity {
   readonly secretRef: string;
   /** The app installation id (forge_app only). */
   readonly installationId: number | null;
+  /**
+   * The account login of the identity, when known: the relay never reads an account's own
+   * collections with that account's token (compared case-insensitively).
+   */
+  readonly login?: string | undefined;
   /** What the identity may serve. */
   readonly scopes: readonly PoolIdentityScope[];
   /** Selection weight, added to the remaining budget (default 100). */
@@ -36,6 +41,7 @@ export interface StoredIdentityFields {
   readonly installation_id: number | null;
   readonly scopes: readonly PoolIdentityScope[];
   readonly weight: number;
+  readonly login?: string | undefined;
 }
 
 /**
@@ -49,6 +55,7 @@ export function toPoolIdentity(stored: StoredIdentityFields): PoolIdentity {
     kind: stored.kind,
     secretRef: stored.secret_ref,
     installationId: stored.installation_id,
+    ...(stored.login === undefined ? {} : { login: stored.login }),
     scopes: stored.scopes.map(({ owner, repo }) => ({ owner, repo })),
     weight: stored.weight,
   };

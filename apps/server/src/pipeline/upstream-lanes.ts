@@ -24,6 +24,7 @@ import type {
 import type { ClassifiedRoute } from '@relay/route-classifier';
 import { isGovernorRefusal } from '../governor/governed-transport.js';
 import { failWith, fallBackLocal, type PipelineFailure } from './pipeline-failure.js';
+import { pooledPublicRead } from './pooled-public-read.js';
 import {
   isUsableAlternate,
   judgeAnonymousAnswer,
@@ -346,7 +347,14 @@ async function tryPooled(
   revalidation: Revalidation | undefined,
   anonymousSpent: boolean,
 ): Promise<LaneOutcome> {
-  const identities = await context.identities();
+  const publicRead = pooledPublicRead(context.route);
+  if (publicRead.kind === 'refuse') {
+    return unavailable('identity_pool_depleted', fallBackLocal('local_credentials_required'));
+  }
+  const excluded = publicRead.excludedLogin?.toLowerCase();
+  const identities = (await context.identities()).filter(
+    (identity) => excluded === undefined || identity.login?.toLowerCase() !== excluded,
+  );
   const request = { route: context.selectionRoute, policy: context.policy, identities };
   let throttled: FallbackReason | undefined;
   for (let round = 0; round <= identities.length; round++) {
@@ -369,9 +377,7 @@ async function tryPooled(
       apiRequest(
         context,
         { ...callerHeadersForPooled(context.route), ...conditional },
-        {
-          authorization: credential.toAuthorizationHeader(),
-        },
+        { authorization: credential.toAuthorizationHeader(), query: publicRead.query },
       ),
     );
     if (!result.ok) {

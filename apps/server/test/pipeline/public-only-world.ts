@@ -51,8 +51,9 @@ async function enroll(
 
 /**
  * Seeds the demo world with private repositories, secret gists and private events that only the
- * pooled tokens see, registers pooled identities in two pools (alice's PAT scoped to acme and
- * carol's broad PAT in `team`; carol's broad PAT in `other`), and enrolls three callers.
+ * pooled tokens see, registers pooled identities in two pools (alice's PAT scoped to acme,
+ * carol's and bob's broad PATs in `team`; carol's broad PAT in `other`), and enrolls three
+ * callers.
  *
  * @param h - a fresh relay harness
  */
@@ -115,6 +116,13 @@ export async function seedPrivateWorld(h: RelayHarness): Promise<PrivateWorld> {
 
   await h.addPatIdentity('pat-alice', alice, [{ owner: DEMO.org, allow_private: false }]);
   await h.addPatIdentity('pat-carol', carol, [{ owner: '*', allow_private: false }], 50);
+  // A broad PAT of another account: carol's own collections are never read with carol's token.
+  await h.addPatIdentity(
+    'pat-bob-broad',
+    DEMO.users.bob,
+    [{ owner: '*', allow_private: false }],
+    10,
+  );
   const { token } = h.sim.tokens.addPat({ login: carol });
   h.secrets.set('secret_other_carol', token);
   const nowIso = new Date(h.sim.clock.now()).toISOString();

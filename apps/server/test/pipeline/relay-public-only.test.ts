@@ -119,10 +119,99 @@ describe('owner-level and ownerless collections never list private items', () =>
   });
 });
 
+describe('pooled reads ask the forge for public items only: no count or match of private ones', () => {
+  /** Walks an organization's repository list one item a page, as a prober would. */
+  async function pageSizes(type: string | undefined): Promise<number[]> {
+    const sizes: number[] = [];
+    for (let page = 1; page <= 20; page++) {
+      const query = { per_page: '1', page: String(page), ...(type === undefined ? {} : { type }) };
+      const answer = await h.relay({ path: `/orgs/${org}/repos`, query });
+      expect(answer.status).toBe(200);
+      expect(answer.json.identity?.kind).toBe('pat');
+      sizes.push((answer.json.body as unknown[]).length);
+      const link = (answer.json.headers as Record<string, string | undefined>).link ?? '';
+      if (!link.includes('rel="next"')) break;
+    }
+    return sizes;
+  }
+
+  it('an organization list paged by a pooled identity has no page emptied by private repositories', async () => {
+    const anonymous = await h.relay({ path: `/orgs/${org}/repos`, query: { per_page: '100' } });
+    const publicCount = (anonymous.json.body as unknown[]).length;
+    exhaustAnonymous();
+    for (const type of [undefined, 'all', 'public']) {
+      const sizes = await pageSizes(type);
+      // As many pages as public repositories, each with one: nothing tells how many private
+      // ones the pooled identity (an acme member) sees between them.
+      expect(sizes).toEqual(Array.from({ length: publicCount }, () => 1));
+    }
+    const sent = pooledRequests(`/orgs/${org}/repos`).map((entry) => entry.query);
+    expect(sent.length).toBeGreaterThan(0);
+    expect(sent.every((query) => new URLSearchParams(query).get('type') === 'public')).toBe(true);
+  });
+
+  it.each(['private', 'internal', 'forks', 'sources', 'member'])(
+    'an organization list of type %s is not read by a pooled identity (424 local_credentials_required)',
+    async (type) => {
+      exhaustAnonymous();
+      const answer = await h.relay({ path: `/orgs/${org}/repos`, query: { type } });
+      expect(answer.status).toBe(424);
+      expect(answer.json.error.reason).toBe('local_credentials_required');
+      expect(pooledRequests(`/orgs/${org}/repos`)).toEqual([]);
+    },
+  );
+
+  it('a pooled repository search asks the forge for public repositories only', async () => {
+    exhaustAnonymous();
+    const answer = await h.relay({
+      path: '/search/repositories',
+      query: { q: 'internals', per_page: '1' },
+    });
+    expect(answer.json.body).toEqual({ total_count: 0, incomplete_results: false, items: [] });
+    const sent = pooledRequests('/search/repositories').map(
+      (entry) => new URLSearchParams(entry.query).get('q') ?? '',
+    );
+    expect(sent).toEqual(['internals is:public']);
+  });
+
+  it.each([
+    `/users/${carol}/repos`,
+    `/users/${carol}/gists`,
+    `/users/${carol}/events`,
+    `/users/${carol}/received_events`,
+  ])("%s is never read with carol's own token", async (path) => {
+    exhaustAnonymous();
+    const answer = await h.relay({ path, query: { per_page: '1' } });
+    expect(answer.status).toBe(200);
+    expect(answer.json.identity?.id).toBe('pat-bob-broad');
+    // Pool `other` holds carol's token alone: the read goes to the caller's own credentials.
+    const other = await h.relay(
+      { pool: OTHER_POOL, path, query: { per_page: '2' } },
+      w.callers.bob,
+    );
+    expect(other.status).toBe(424);
+    expect(other.json.error.reason).toBe('identity_pool_depleted');
+    expect(pooledRequests(path)).toHaveLength(1);
+  });
+});
+
 describe('validators of a screened answer say nothing of its private part', () => {
-  /** GET of the forge with carol's pooled PAT, as the relay's pooled lane reads it. */
+  // A private fork of the public repository that alice's pooled PAT (an acme member) sees among
+  // its forks: the screen removes it from the fork list that PAT reads for the relay.
+  const FORKS = `${REPO}/forks`;
+  const PRIVATE_FORK = `fork-internal-${PRIVATE_MARKER}`;
+  beforeEach(() => {
+    h.sim.world.addRepo({
+      owner: org,
+      name: PRIVATE_FORK,
+      private: true,
+      forkOf: `${org}/${publicRepo}`,
+    });
+  });
+
+  /** GET of the forge with alice's pooled PAT, as the relay's pooled lane reads it. */
   async function pooledRead(path: string, headers: Record<string, string> = {}) {
-    const token = h.secrets.get('secret_pat-carol') ?? '';
+    const token = h.secrets.get('secret_pat-alice') ?? '';
     return fetch(`${h.sim.urls.api}${path}`, {
       headers: { ...headers, authorization: `Bearer ${token}` },
     });
@@ -130,9 +219,12 @@ describe('validators of a screened answer say nothing of its private part', () =
 
   it('a pooled list with private items removed carries no ETag or Last-Modified, live or cached', async () => {
     exhaustAnonymous();
-    const path = `/users/${carol}/repos`;
+    const path = FORKS;
     const live = await h.relay({ path });
-    expect(live.json.identity?.id).toBe('pat-carol');
+    expect(live.json.identity?.id).toBe('pat-alice');
+    // The forge shows that PAT the private fork; the relay's answer does not.
+    expect(await (await pooledRead(path)).text()).toContain(PRIVATE_MARKER);
+    expect(exposedText(live)).not.toContain(PRIVATE_MARKER);
     expect(live.json.headers).not.toHaveProperty('etag');
     expect(live.json.headers).not.toHaveProperty('last-modified');
     const hit = await h.relay({ path });
@@ -145,15 +237,15 @@ describe('validators of a screened answer say nothing of its private part', () =
     expect(pooledRequests(path).at(-1)?.status).toBe(304);
     expect(refilled.json.body).toEqual(live.json.body);
     expect(refilled.json.headers).not.toHaveProperty('etag');
-    // The forge's ETag of that read covers carol's private repositories: it changes when only
-    // they change, while the served (public) body stays the same.
+    // The forge's ETag of that read covers the private fork: it changes when only the fork
+    // changes, while the served (public) body stays the same.
     const before = (await pooledRead(path)).headers.get('etag');
     h.advance(1_000);
     h.sim.world.addCommit({
-      owner: carol,
-      repo: `hidden-${PRIVATE_MARKER}`,
+      owner: org,
+      repo: PRIVATE_FORK,
       message: 'a private push',
-      author: carol,
+      author: alice,
       files: { 'more.md': 'more' },
     });
     expect((await pooledRead(path)).headers.get('etag')).not.toBe(before);
@@ -166,9 +258,9 @@ describe('validators of a screened answer say nothing of its private part', () =
     "a caller's %s is not sent to a pooled identity on a screened route: its 304 would be an oracle",
     async (header, value) => {
       exhaustAnonymous();
-      const path = `/users/${carol}/repos`;
+      const path = FORKS;
       const answer = await h.relay({ path, headers: { [header]: await value(path) } });
-      expect(answer.json.identity?.id).toBe('pat-carol');
+      expect(answer.json.identity?.id).toBe('pat-alice');
       expect(answer.json.status).toBe(200);
       expect(exposedText(answer)).not.toContain(PRIVATE_MARKER);
       const sent = pooledRequests(path).at(-1);

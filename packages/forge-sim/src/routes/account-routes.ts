@@ -1,4 +1,5 @@
 import { canRead, canSeeMembership } from '../auth/access-policy.js';
+import type { RepoRecord } from '../world/world-records.js';
 import {
   NOT_FOUND,
   json,
@@ -140,10 +141,20 @@ export const ACCOUNT_ROUTES: readonly RouteDef[] = [
     handler: (ctx) => {
       const org = ctx.world.getOrg(ctx.params.org ?? '');
       if (!org) return NOT_FOUND;
+      // GitHub's `type`: all (the default), public, private, forks, sources, member.
+      const type = ctx.url.searchParams.get('type') ?? 'all';
+      const ofType = (r: RepoRecord): boolean => {
+        if (type === 'public') return !r.private;
+        if (type === 'private') return r.private;
+        if (type === 'forks') return r.forkOf !== null;
+        if (type === 'sources') return r.forkOf === null;
+        return true;
+      };
       return list(
         ctx.world
           .repos()
           .filter((r) => r.owner === org.login && canRead(ctx.world, ctx.principal, r))
+          .filter(ofType)
           .sort((a, b) => b.createdAt - a.createdAt || b.id - a.id)
           .map((r) => ctx.render.repo(r)),
       );

@@ -178,11 +178,15 @@ export const SEARCH_ROUTES: readonly RouteDef[] = [
     handler: (ctx) =>
       search(ctx, (query) => {
         const topics = query.qualifiers.get('topic') ?? [];
+        // `is:public` / `is:private` (GitHub's visibility qualifiers): every one must hold.
+        const visibility = (query.qualifiers.get('is') ?? []).map((v) => v.toLowerCase());
         return scopeRepos(ctx, query)
           .filter(
             (r) =>
               matchesAll(`${r.name} ${r.description ?? ''}`, query.terms) &&
-              topics.every((t) => r.topics.includes(t)),
+              topics.every((t) => r.topics.includes(t)) &&
+              (!visibility.includes('public') || !r.private) &&
+              (!visibility.includes('private') || r.private),
           )
           .sort((a, b) => b.stargazers.length - a.stargazers.length || a.name.localeCompare(b.name))
           .map((r) => ({ ...ctx.render.repo(r), score: 1 }));
