@@ -170,6 +170,44 @@ describe('relay native issue view / issue list through relay-server and the simu
     });
   }, 60_000);
 
+  it('issue view --jq reads objects as gh’s gojq does (keys sorted); env and $ENV run gh', async () => {
+    const rest = (await forge(`/repos/acme/widgets/issues/${String(number)}`)) as {
+      labels: { id: number; node_id: string; name: string; color: string }[];
+    };
+    const first = [...rest.labels].sort((a, b) => a.id - b.id)[0];
+    const argv = ['native', 'issue', 'view', String(number), '-R', 'acme/widgets', '--json'];
+    const quiet = { ...env, RELAY_QUIET_CACHE: '1' };
+    // gh decodes its export into Go maps before gojq runs: the label's struct order (id, name,
+    // description, color) is gone, so tojson and to_entries see the keys sorted.
+    const tojson = await relay([...argv, 'labels', '--jq', '.labels[0] | tojson'], quiet);
+    expect(tojson).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: `{"color":${JSON.stringify(first?.color)},"description":"","id":${JSON.stringify(first?.node_id)},"name":${JSON.stringify(first?.name)}}\n`,
+    });
+    const keys = await relay(
+      [...argv, 'author', '--jq', '.author | to_entries | map(.key) | join(",")'],
+      quiet,
+    );
+    expect(keys).toEqual({ code: 0, stderr: '', stdout: 'id,is_bot,login,name\n' });
+    const entries = await relay([...argv, 'labels', '--jq', '[.labels[0][]] | @tsv'], quiet);
+    expect(entries).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: `${String(first?.color)}\t\t${String(first?.node_id)}\t${String(first?.name)}\n`,
+    });
+    // gojq reads gh's own environment (go-gh's WithEnvironLoader): not the relay's jq child's.
+    for (const filter of ['env.HOME', '$ENV.HOME', '.title | . + now']) {
+      const result = await relay([...argv, 'title', '--jq', filter], quiet);
+      expect(result).toEqual({
+        code: 1,
+        stdout: '',
+        stderr:
+          'relay: This gh command needs the native CLI and RELAY_NO_FALLBACK=1 forbids it. (fallback_local, reason unsupported_flag)\n',
+      });
+    }
+  }, 60_000);
+
   it('issue view prints gh’s errors: a missing issue, a word, an unknown field', async () => {
     const missing = await relay(['native', 'issue', 'view', '9999', '-R', 'acme/widgets'], env);
     expect(missing).toEqual({

@@ -152,6 +152,43 @@ describe('--jq results as gh prints them without a terminal', () => {
     expect(await runJqExport(deps, '/usr/bin/jq', '.', '{}')).toEqual(expected);
   });
 
+  it('jq reads the export as gojq does: every object, nested structs included, keys sorted', async () => {
+    const inputs: string[] = [];
+    const deps = createFakeDependencies({
+      runProcess: (_file, _args, options) => {
+        inputs.push(Buffer.from(options.input ?? '').toString('utf8'));
+        return Promise.resolve({
+          code: 0,
+          stdout: Buffer.from('"{\\"color\\":\\"fff\\",\\"id\\":\\"L1\\",\\"name\\":\\"bug\\"}"\n'),
+          stderr: Buffer.from(''),
+        });
+      },
+    });
+    // gh marshals the export and decodes it into Go maps before gojq runs: the label struct's
+    // declaration order (id, name, description, color) is gone, `tojson` prints sorted keys.
+    const json = '{"labels":[{"id":"L1","name":"bug","color":"fff"}]}\n';
+    expect(await runJqExport(deps, '/usr/bin/jq', '.labels[0] | tojson', json)).toEqual({
+      ok: true,
+      text: '{"color":"fff","id":"L1","name":"bug"}\n',
+    });
+    expect(inputs).toEqual(['{"labels":[{"color":"fff","id":"L1","name":"bug"}]}']);
+  });
+
+  it.each(['env.HOME', '$ENV.PATH', '.[] | select(.login == env.USER)', 'now', 'input'])(
+    '%s (gojq reads gh’s environment, clock or inputs its own way) is not run: gh runs',
+    async (filter) => {
+      let runs = 0;
+      const deps = createFakeDependencies({
+        runProcess: () => {
+          runs += 1;
+          return Promise.resolve({ code: 0, stdout: Buffer.from('1\n'), stderr: Buffer.from('') });
+        },
+      });
+      expect(await runJqExport(deps, '/usr/bin/jq', filter, '[]\n')).toEqual({ ok: false });
+      expect(runs).toBe(0);
+    },
+  );
+
   it('an infinity jq clamps to the largest double is not printed (gh prints +Inf): gh runs', () => {
     expect(formatJqOutput('1.7976931348623157e+308\n')).toBeUndefined();
     expect(formatJqOutput('[1.7976931348623157e+308]\n')).toBeUndefined();

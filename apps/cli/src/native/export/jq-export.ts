@@ -1,6 +1,6 @@
 import type { CliDependencies } from '../../cli-dependencies.js';
 import { toJqFilterArgument } from '../../jq-filter.js';
-import { formatJqOutput } from '../../gh-jq.js';
+import { checkJqExpression, formatJqOutput, normalizeJqInput } from '../../gh-jq.js';
 
 /** What {@link runJqExport} produced. */
 export type JqExportResult =
@@ -10,10 +10,16 @@ export type JqExportResult =
   | { readonly ok: false };
 
 /**
- * Runs `--jq` over the exported JSON as gh does (client rule 12: the last `--jq` wins): the
- * system jq computes the results (`jq -c`, the expression always the filter, an environment
- * of PATH only) and gh-jq's `formatJqOutput` prints them in gh's format. A jq
- * error is not printed: gh's gojq words it differently, so the caller runs gh.
+ * Runs `--jq` over the exported JSON as gh does (client rule 12: the last `--jq` wins): gh
+ * marshals the export, decodes it again into Go maps and hands that to gojq, so gojq sees
+ * every object — nested structs included — with its keys sorted, and reads the process
+ * environment (`env`, `$ENV`). The system jq computes the results over the same input
+ * (gh-jq's `normalizeJqInput`: keys sorted at every level, Go's float64 numbers; `jq -c`, the
+ * expression always the filter, an environment of PATH only) and gh-jq's `formatJqOutput`
+ * prints them in gh's format. An expression jq and gojq may answer differently (gh-jq's
+ * `checkJqExpression`: the environment, the clock, key-order-dependent steps after an object
+ * is built, …) is not run, nor is a jq error printed: gh's gojq words it differently. Both
+ * hand the command to gh.
  *
  * @param json - the export as {@link renderJsonExport} printed it
  */
@@ -23,8 +29,12 @@ export async function runJqExport(
   filter: string,
   json: string,
 ): Promise<JqExportResult> {
+  const check = checkJqExpression(filter);
+  if (!check.ok) return { ok: false };
+  const input = normalizeJqInput(json);
+  if (input === undefined || (check.stringifies && input.riskyNumbers)) return { ok: false };
   const result = await deps.runProcess(jqPath, ['-c', toJqFilterArgument(filter)], {
-    input: Buffer.from(json, 'utf8'),
+    input: Buffer.from(input.text, 'utf8'),
     env: { PATH: deps.env.PATH },
   });
   if (result.code !== 0) return { ok: false };
