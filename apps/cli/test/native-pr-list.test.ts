@@ -138,6 +138,36 @@ describe('relay native pr list (built binary) against relay-server and forge-sim
     );
   }, 60_000);
 
+  it('titles are collapsed as gh’s text.RemoveExcessiveWhitespace: ASCII runs only, Unicode ends', async () => {
+    sim.world.addBranch({ owner: 'acme', repo: 'widgets', name: 'spaces' });
+    sim.world.addCommit({
+      owner: 'acme',
+      repo: 'widgets',
+      branch: 'spaces',
+      message: 'spaces',
+      files: { 'spaces.txt': 'spaces\n' },
+    });
+    const { pull } = sim.world.addPull({
+      owner: 'acme',
+      repo: 'widgets',
+      title: '\u00a0 Tab\t\tand\r\nline\u00a0\u00a0nbsp\u2003em\ufeffbom \u3000',
+      head: 'spaces',
+    });
+    const result = await relay(['native', 'pr', 'list', '-R', 'acme/widgets'], env, dir.path);
+    expect(result.code).toBe(0);
+    const row = result.stdout
+      .split('\n')
+      .find((line) => line.startsWith(`${String(pull.number)}\t`));
+    // strings.TrimSpace drops the Unicode spaces at both ends; RE2's \s (tab, LF, FF, CR,
+    // space) joins runs inside; NBSP, U+2003 and U+FEFF inside stay as they are.
+    expect(row?.split('\t').slice(0, 4)).toEqual([
+      String(pull.number),
+      'Tab and line\u00a0\u00a0nbsp\u2003em\ufeffbom',
+      'spaces',
+      'OPEN',
+    ]);
+  }, 60_000);
+
   it('--search with plain terms: gh’s query through the relay’s REST search, then each PR', async () => {
     const response = await fetch(`${sim.urls.api}/repos/acme/widgets/pulls?state=all`);
     const pulls = (await response.json()) as {

@@ -14,7 +14,7 @@ import {
 } from './json-field-catalogue.js';
 import { renderJsonExport } from './json-export-writer.js';
 import { formatRestHttpError } from './rest-error.js';
-import { collapseWhitespace, formatRfc3339, renderTsvTable } from './tsv-table.js';
+import { formatRfc3339, removeExcessiveWhitespace, renderTsvTable } from './tsv-table.js';
 
 describe('--json catalogues (cli/cli v2.60.0 TestJSONFields)', () => {
   it.each([
@@ -208,8 +208,13 @@ describe('tables, times, sanitizing and REST errors', () => {
   it.each([
     ['  a \n\t b  ', 'a b'],
     ['x', 'x'],
-  ])('collapses %j', (text, out) => {
-    expect(collapseWhitespace(text)).toBe(out);
+    // Go's strings.TrimSpace trims Unicode spaces at the ends; RE2's \s inside is ASCII only
+    // (no VT), so NBSP, VT, U+2003 and U+FEFF stay inside a title, as gh prints them.
+    ['\u00a0 nb\u00a0\u00a0sp\v\vvt\u2003em\ufeff ', 'nb\u00a0\u00a0sp\v\vvt\u2003em\ufeff'],
+    ['\u3000\u2028a\f\r\nb\u0085', 'a b'],
+    ['\ufeffa', '\ufeffa'],
+  ])('collapses %j as gh’s text.RemoveExcessiveWhitespace', (text, out) => {
+    expect(removeExcessiveWhitespace(text)).toBe(out);
   });
 
   it.each([

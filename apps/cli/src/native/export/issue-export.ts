@@ -1,7 +1,7 @@
 import { compareBytes, GoStruct } from './go-json-encoder.js';
 import type { GoJsonValue } from './go-json-encoder.js';
 import type { JsonField } from './json-field-catalogue.js';
-import { collapseWhitespace, formatRfc3339, renderTsvTable } from './tsv-table.js';
+import { removeExcessiveWhitespace, formatRfc3339, renderTsvTable } from './tsv-table.js';
 
 /** A field of gh's issue catalogue (`issue view` and `issue list` share it). */
 export type IssueField = JsonField<'issue view'>;
@@ -272,7 +272,7 @@ export function renderIssueListTable(issues: readonly RestIssue[]): string | und
     rows.push([
       String(issue.number),
       issueState(issue),
-      collapseWhitespace(issue.title),
+      removeExcessiveWhitespace(issue.title),
       labels.map((label) => label.name).join(', '),
       formatRfc3339(issue.updated_at),
     ]);

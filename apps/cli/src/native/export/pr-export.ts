@@ -1,7 +1,7 @@
 import { GoStruct, compareBytes } from './go-json-encoder.js';
 import type { GoJsonValue } from './go-json-encoder.js';
 import type { JsonField } from './json-field-catalogue.js';
-import { collapseWhitespace, formatRfc3339, renderTsvTable } from './tsv-table.js';
+import { removeExcessiveWhitespace, formatRfc3339, renderTsvTable } from './tsv-table.js';
 
 /** A field of `gh pr view --json` / `gh pr list --json` (gh's `api.PullRequestFields`). */
 export type PrField = JsonField<'pr view'>;
@@ -511,7 +511,7 @@ export function renderPrTable(pulls: readonly RestPull[]): string | undefined {
     const label = head.id === base.id ? pull.head.ref : `${head.owner.login}:${pull.head.ref}`;
     rows.push([
       String(pull.number),
-      collapseWhitespace(pull.title),
+      removeExcessiveWhitespace(pull.title),
       label,
       prStateWithDraft(pull),
       formatRfc3339(pull.created_at),

@@ -1,6 +1,6 @@
 import type { GoJsonValue } from './go-json-encoder.js';
 import type { JsonField } from './json-field-catalogue.js';
-import { GO_ZERO_TIME, renderTsvTable } from './tsv-table.js';
+import { GO_ZERO_TIME, removeExcessiveWhitespace, renderTsvTable } from './tsv-table.js';
 
 /** A field of `gh release view --json`. */
 export type ReleaseViewField = JsonField<'release view'>;
@@ -306,18 +306,6 @@ export function releaseListFieldValue(
     case 'publishedAt':
       return (release.publishedAt ?? ZERO_TIME).json;
   }
-}
-
-/** Go's `unicode.IsSpace` characters at the ends of a string (`strings.TrimSpace`). */
-const GO_EDGE_SPACE =
-  /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
-
-/**
- * gh's `text.RemoveExcessiveWhitespace` exactly: `strings.TrimSpace` (Unicode spaces), then
- * runs of RE2's `\s` (`[\t\n\f\r ]`, ASCII only) become one space.
- */
-export function removeExcessiveWhitespace(text: string): string {
-  return text.replace(GO_EDGE_SPACE, '').replace(/[\t\n\f\r ]+/g, ' ');
 }
 
 /**

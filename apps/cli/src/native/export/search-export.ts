@@ -1,13 +1,9 @@
 import { GoStruct } from './go-json-encoder.js';
 import type { GoJsonValue } from './go-json-encoder.js';
 import type { JsonField } from './json-field-catalogue.js';
-import {
-  decodeGoTime,
-  hasEscapeDependentControl,
-  removeExcessiveWhitespace,
-} from './release-export.js';
+import { decodeGoTime, hasEscapeDependentControl } from './release-export.js';
 import type { GoTime } from './release-export.js';
-import { GO_ZERO_TIME, renderTsvTable } from './tsv-table.js';
+import { GO_ZERO_TIME, removeExcessiveWhitespace, renderTsvTable } from './tsv-table.js';
 
 /**
  * gh's search results (cli/cli v2.60.0 pkg/search/result.go) as Go decodes the REST answers of
