@@ -117,6 +117,18 @@ describe('gh issue view through the relay port', () => {
     });
   });
 
+  it('sorts labels by Go’s strings.ToLower: U+0130 lowers to i, Σ to σ (no final sigma)', async () => {
+    const issue = {
+      ...ISSUE,
+      labels: [label(1, 'ib'), label(2, '\u0130a'), label(3, 'ΑΣ'), label(4, 'ας')],
+    };
+    const outcome = await runIssueView(fakePort([envelope(issue)]), view(['123']), noJq);
+    // Go: "ia" < "ib"; JavaScript's "İa".toLowerCase() is "i\u0307a", which sorts after "ib".
+    expect(outcome).toMatchObject({
+      stdout: expect.stringContaining('labels:\t\u0130a, ib, ας, ΑΣ\n') as unknown,
+    });
+  });
+
   it('a closed issue with an empty body, a bot author without [bot] ("Closed issue", "empty body")', async () => {
     const issue = { ...ISSUE, state: 'closed', body: null, user: user('dependabot[bot]', 'Bot') };
     const outcome = await runIssueView(fakePort([envelope(issue)]), view(['123']), noJq);

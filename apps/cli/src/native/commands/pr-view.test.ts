@@ -203,6 +203,24 @@ describe('gh pr view through the relay port (human output)', () => {
     });
   });
 
+  it('sorts labels by Go’s strings.ToLower: U+0130 lowers to i (JavaScript: i + U+0307)', async () => {
+    const label = (id: number, name: string) => ({
+      id,
+      node_id: `LA_${String(id)}`,
+      name,
+      description: null,
+      color: 'ededed',
+    });
+    const port = fakePort([
+      envelope(pull({ labels: [label(1, 'ib'), label(2, '\u0130a'), label(3, 'Ia')] })),
+      envelope([]),
+    ]);
+    const outcome = await runPrView(port, plan(['12']), options);
+    expect(outcome).toMatchObject({
+      stdout: PREVIEW.replace('labels:\t', 'labels:\t\u0130a, Ia, ib'),
+    });
+  });
+
   it('a bot author prints GraphQL’s login; control characters become caret notation', async () => {
     const port = fakePort([
       envelope(pull({ user: account('dependabot[bot]', 'Bot'), title: 'bump\u001b[31m' })),

@@ -92,3 +92,13 @@ export function encodeGoJson(value: GoJsonValue, options: GoJsonOptions): string
 export function compareBytes(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }
+
+/**
+ * Go's `strings.ToLower`: `unicode.ToLower` one code point at a time, the simple (one to one)
+ * mapping. JavaScript's `toLowerCase` differs in two ways: over a whole string it applies the
+ * final-sigma rule, and one code point lowers to two (U+0130 `İ` → `i` + U+0307), where Go's
+ * simple mapping gives `i`.
+ */
+export function goToLower(text: string): string {
+  return Array.from(text, (c) => (c === '\u0130' ? 'i' : c.toLowerCase())).join('');
+}

@@ -1,4 +1,4 @@
-import { compareBytes, GoStruct } from './go-json-encoder.js';
+import { compareBytes, GoStruct, goToLower } from './go-json-encoder.js';
 import type { GoJsonValue } from './go-json-encoder.js';
 import type { JsonField } from './json-field-catalogue.js';
 import { removeExcessiveWhitespace, formatRfc3339, renderTsvTable } from './tsv-table.js';
@@ -214,14 +214,6 @@ export function graphQlLogin(user: RestIssueUser): string | undefined {
     return user.login.slice(0, -'[bot]'.length);
   }
   return undefined;
-}
-
-/** Go's `strings.ToLower` for the case-insensitive label sort (one code point at a time). */
-function goToLower(text: string): string {
-  return Array.from(text, (c) => {
-    const lower = c.toLowerCase();
-    return Array.from(lower).length === 1 ? lower : c;
-  }).join('');
 }
 
 /**

@@ -1,4 +1,4 @@
-import { GoStruct, compareBytes } from './go-json-encoder.js';
+import { GoStruct, compareBytes, goToLower } from './go-json-encoder.js';
 import type { GoJsonValue } from './go-json-encoder.js';
 import type { JsonField } from './json-field-catalogue.js';
 import { removeExcessiveWhitespace, formatRfc3339, renderTsvTable } from './tsv-table.js';
@@ -476,7 +476,7 @@ export function renderPrPreview(
   // strings.ToLower order, stable (label names are unique regardless of case on GitHub).
   const labels = labelsByCreation(pull)
     .map((label) => label.name)
-    .sort((a, b) => compareBytes(a.toLowerCase(), b.toLowerCase()));
+    .sort((a, b) => compareBytes(goToLower(a), goToLower(b)));
   const lines = [
     `title:\t${pull.title}`,
     `state:\t${prStateWithDraft(pull)}`,
