@@ -207,6 +207,12 @@ describe('relay native <gh argv> (built binary): delegation to the native gh', (
     ],
     ['no repository (no remotes here)', ['pr', 'view', '1'], {}, 'repo_unresolved'],
     [
+      'a GH_HOST with a stray space (gh reads it verbatim; its request URL does not parse)',
+      ['label', 'list', '-R', 'acme/widgets'],
+      { GH_HOST: 'github.com ' },
+      'other_host',
+    ],
+    [
       'a run view log (gh prints the log zip’s per-step files)',
       ['run', 'view', '--job', '7', '--log-failed', '-R', 'acme/widgets'],
       {},

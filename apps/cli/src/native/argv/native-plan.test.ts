@@ -149,6 +149,12 @@ describe('planNativeInvocation: delegations', () => {
     ],
     [['pr', 'view', '1', '-R', 'ghe.example.com/acme/widgets'], {}, 'other_host'],
     [['pr', 'view', '1'], { env: { GH_HOST: 'ghe.example.com' } }, 'other_host'],
+    // gh reads GH_HOST verbatim: with spaces it is no host gh can reach (its request URL fails
+    // to parse), also when -R names OWNER/REPO only.
+    [['pr', 'view', '1'], { env: { GH_HOST: ' github.com' } }, 'other_host'],
+    [['label', 'list', '-R', 'acme/widgets'], { env: { GH_HOST: 'github.com ' } }, 'other_host'],
+    [['issue', 'list'], { env: { GH_HOST: '\tgithub.com\n' } }, 'other_host'],
+    [['pr', 'list'], { env: { GH_HOST: '   ' } }, 'other_host'],
     [
       ['pr', 'view', '1'],
       { gitRemotes: [{ name: 'origin', fetchUrl: 'git@ghe.example.com:acme/widgets.git' }] },

@@ -339,7 +339,10 @@ function parseCommand(argv: readonly string[], context: NativePlanContext): Pars
   if (refusal !== undefined) return refusal;
   const shape = checkShape(found.command, parsed, context);
   if (shape !== undefined) return shape;
-  const hostVariable = context.env.GH_HOST?.trim();
+  // gh reads GH_HOST verbatim (no trimming): ` github.com` is another host to gh, whose
+  // requests then fail (`parse "https:// github.com/api/graphql": invalid character " " in
+  // host name`) — gh runs and says so.
+  const hostVariable = context.env.GH_HOST;
   if (
     hostVariable !== undefined &&
     hostVariable !== '' &&

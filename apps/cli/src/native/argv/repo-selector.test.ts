@@ -8,6 +8,8 @@ describe('parseRepoSelector: -R and GH_REPO values', () => {
   it.each<[string, Record<string, string>, ReturnType<typeof gh> | undefined]>([
     ['acme/widgets', {}, gh('acme', 'widgets')],
     ['acme/widgets', { GH_HOST: 'ghe.example.com' }, gh('acme', 'widgets', 'ghe.example.com')],
+    // GH_HOST is read verbatim, as gh's config reads it (` github.com` is not github.com).
+    ['acme/widgets', { GH_HOST: ' github.com' }, gh('acme', 'widgets', ' github.com')],
     ['github.com/acme/widgets', {}, gh('acme', 'widgets')],
     ['GitHub.com/acme/widgets', {}, gh('acme', 'widgets')],
     ['ghe.example.com/acme/widgets', {}, gh('acme', 'widgets', 'ghe.example.com')],

@@ -56,7 +56,8 @@ export function normalizeHost(host: string): string {
 
 /** The default host for a bare `OWNER/REPO`: GH_HOST, else github.com. */
 export function defaultHost(env: Readonly<Record<string, string | undefined>>): string {
-  const host = env.GH_HOST?.trim();
+  // Verbatim, as gh's config reads it (the planner hands a GH_HOST with spaces to gh).
+  const host = env.GH_HOST;
   return host === undefined || host === '' ? GITHUB_HOST : normalizeHost(host);
 }
 
@@ -169,7 +170,7 @@ export function selectRemoteRepository(
         a.position - b.position,
     )
     .map(({ entry }) => entry);
-  const hostVariable = env.GH_HOST?.trim();
+  const hostVariable = env.GH_HOST;
   const candidates =
     hostVariable === undefined || hostVariable === ''
       ? ranked
