@@ -207,6 +207,12 @@ describe('relay native <gh argv> (built binary): delegation to the native gh', (
     ],
     ['no repository (no remotes here)', ['pr', 'view', '1'], {}, 'repo_unresolved'],
     [
+      'a repository name the relay refuses as a path (gh prints its own not-found error)',
+      ['label', 'list', '-R', 'acme/..'],
+      {},
+      'unsupported_shape',
+    ],
+    [
       'a GH_HOST with a stray space (gh reads it verbatim; its request URL does not parse)',
       ['label', 'list', '-R', 'acme/widgets'],
       { GH_HOST: 'github.com ' },

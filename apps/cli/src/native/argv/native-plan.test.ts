@@ -66,6 +66,8 @@ describe('planNativeInvocation: served shapes', () => {
     [['pr', 'view', '--', '-5'], {}, 'pr view'],
     [['pr', 'list', '--web=false'], {}, 'pr list'],
     [['pr', 'list'], { GH_HOST: 'GitHub.com' }, 'pr list'],
+    [['label', 'list', '-R', 'acme/.github'], {}, 'label list'],
+    [['repo', 'view', 'a-b/x_y.z'], {}, 'repo view'],
   ])('serves %j (env %j)', (argv, env, command) => {
     const plan = planNativeInvocation(argv, { ...PIPE, env });
     expect(plan).toMatchObject({ kind: 'serve', command });
@@ -155,6 +157,15 @@ describe('planNativeInvocation: delegations', () => {
     [['label', 'list', '-R', 'acme/widgets'], { env: { GH_HOST: 'github.com ' } }, 'other_host'],
     [['issue', 'list'], { env: { GH_HOST: '\tgithub.com\n' } }, 'other_host'],
     [['pr', 'list'], { env: { GH_HOST: '   ' } }, 'other_host'],
+    // Names no GitHub repository can have, which the relay refuses as paths (400 invalid_path):
+    // gh asks for them and prints its own error.
+    [['label', 'list', '-R', 'acme/..'], {}, 'unsupported_shape'],
+    [['issue', 'list', '-R', 'acme/.'], {}, 'unsupported_shape'],
+    [['issue', 'view', '1', '-R', 'acme/wid%67ets'], {}, 'unsupported_shape'],
+    [['pr', 'list'], { env: { GH_REPO: 'acme/wid\\x' } }, 'unsupported_shape'],
+    [['release', 'list', '-R', 'github.com/../widgets'], {}, 'unsupported_shape'],
+    [['repo', 'view', 'acme/wïdgets'], {}, 'unsupported_shape'],
+    [['pr', 'view', '1', '-R', 'acme/wid gets'], {}, 'unsupported_shape'],
     [
       ['pr', 'view', '1'],
       { gitRemotes: [{ name: 'origin', fetchUrl: 'git@ghe.example.com:acme/widgets.git' }] },

@@ -219,8 +219,20 @@ function checkShape(
 type RepoOutcome =
   { readonly ok: true; readonly selection: RepoSelection } | DelegatePlan | FailPlan;
 
+/**
+ * An owner or repository name that can be a segment of a relayed path: GitHub's own
+ * characters (letters, digits, `.`, `_`, `-`), not a bare dot segment. Anything else (`..`,
+ * `.`, `%67`, `\`, a space, non-ASCII) names no repository on GitHub — gh asks for it and
+ * prints its own error — and the relay refuses most such paths outright (400 invalid_path,
+ * which client rule 5 does not turn into a native run).
+ */
+const PLAIN_REPO_SEGMENT = /^(?!\.{1,2}$)[A-Za-z0-9._-]+$/;
+
 function onGitHub(repo: GhRepository, source: RepoSelection['source']): RepoOutcome {
   if (repo.host !== GITHUB_HOST) return delegate('other_host');
+  if (!PLAIN_REPO_SEGMENT.test(repo.owner) || !PLAIN_REPO_SEGMENT.test(repo.name)) {
+    return delegate('unsupported_shape');
+  }
   return { ok: true, selection: { repo, source } };
 }
 
