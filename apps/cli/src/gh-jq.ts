@@ -355,10 +355,18 @@ function isPositiveLimit(tokens: readonly Token[], index: number): boolean {
   );
 }
 
-/** Regex syntax Oniguruma (jq) and RE2 (gojq) read differently or only one of them reads. */
+/**
+ * Regex syntax Oniguruma (jq) and RE2 (gojq) read differently or only one of them reads:
+ * every `(?` group but `(?:` (lookaround, atomic groups, comments, named groups, inline flags,
+ * whose sets differ),
+ * backreferences and escapes RE2 refuses (`\\u0054`, `\\e`, `\\cX`, `\\N`, `\\O`,
+ * `\\o{…}`, `\\V`, `\\h`, `\\K`, `\\R`, `\\X`, …: gh prints gojq's "invalid escape
+ * sequence" error), possessive quantifiers, property classes, and flags RE2 lacks.
+ */
 function hasEngineSpecificRegex(expression: string): boolean {
   return (
-    /\(\?[=!<>]|\\\\[1-9kgKGhHRXZAz]|[*+?}]\+|\\\\p/.test(expression) ||
+    /\(\?(?!:)/.test(expression) ||
+    /\\\\[1-9kgKGhHRXZAzueEcNOoV]|[*+?}]\+|\\\\p/.test(expression) ||
     /;\s*"[^"]*[xnpsl][^"]*"/.test(expression)
   );
 }

@@ -191,6 +191,8 @@ describe('planApiInvocation: -X GET fields, placeholders, the terminal, the host
     [['repos/a/b'], withContext({ GH_FORCE_TTY: '1' }), 'tty_output'],
     [['repos/a/b'], withContext({ CLICOLOR_FORCE: '1' }), 'color_output'],
     [['repos/a/b'], withContext({ GH_HOST: 'ghe.example.com' }), 'other_host'],
+    [['repos/a/b'], withContext({ GH_HOST: ' github.com' }), 'other_host'],
+    [['repos/a/b'], withContext({ GH_HOST: 'github.com\n' }), 'other_host'],
   ])('%j delegates (%s)', (args, context, reason) => {
     expect(planApiInvocation(args, context)).toEqual({ kind: 'delegate', reason });
   });

@@ -373,7 +373,8 @@ export function planApiInvocation(
   }
   const colour = context.env.CLICOLOR_FORCE;
   if (colour !== undefined && colour !== '' && colour !== '0') return delegate('color_output');
-  const host = context.env.GH_HOST?.trim();
+  // Verbatim, as gh reads it: ` github.com` is another host to gh, whose request then fails.
+  const host = context.env.GH_HOST;
   if (host !== undefined && host !== '' && normalizeHost(host) !== GITHUB_HOST) {
     return delegate('other_host');
   }
