@@ -311,6 +311,11 @@ export function checkJqExpression(expression: string): JqExpressionCheck {
       if (STRINGIFY_NAMES.has(text)) stringifies = true;
       if (FLOAT_NAMES.has(text)) makesFloats = true;
       if (REGEX_NAMES.has(text)) usesRegex = true;
+      // A global match (scan, split/2): jq 1.6 and gojq step over empty matches differently
+      // (`[match("$"; "g")] | length` is 13 in jq 1.6, 1 in gojq, on a 13-character string).
+      if (text === 'scan' || (text === 'split' && hasTwoArguments(tokens, index))) {
+        return { ok: false };
+      }
       if (BUILDER_NAMES.has(text)) built = true;
     } else if (kind === 'variable') {
       if (DENIED_VARIABLES.has(text)) return { ok: false };
@@ -345,6 +350,20 @@ export function checkJqExpression(expression: string): JqExpressionCheck {
   return { ok: true, stringifies: stringifies || usesModulo };
 }
 
+/** Whether the call at `tokens[index]` has two or more arguments (a `;` at its own depth). */
+function hasTwoArguments(tokens: readonly Token[], index: number): boolean {
+  if (tokens[index + 1]?.text !== '(') return false;
+  let depth = 0;
+  for (const token of tokens.slice(index + 1)) {
+    if (token.text === '(' || token.text === '[' || token.text === '{') depth += 1;
+    else if (token.text === ')' || token.text === ']' || token.text === '}') {
+      depth -= 1;
+      if (depth === 0) return false;
+    } else if (token.text === ';' && depth === 1) return true;
+  }
+  return false;
+}
+
 function isPositiveLimit(tokens: readonly Token[], index: number): boolean {
   const [open, count, separator] = tokens.slice(index + 1, index + 4);
   return (
@@ -361,13 +380,14 @@ function isPositiveLimit(tokens: readonly Token[], index: number): boolean {
  * whose sets differ),
  * backreferences and escapes RE2 refuses (`\\u0054`, `\\e`, `\\cX`, `\\N`, `\\O`,
  * `\\o{…}`, `\\V`, `\\h`, `\\K`, `\\R`, `\\X`, …: gh prints gojq's "invalid escape
- * sequence" error), possessive quantifiers, property classes, and flags RE2 lacks.
+ * sequence" error), possessive quantifiers, property classes, flags RE2 lacks, and the
+ * global flag `g` (the engines step over empty matches differently).
  */
 function hasEngineSpecificRegex(expression: string): boolean {
   return (
     /\(\?(?!:)/.test(expression) ||
     /\\\\[1-9kgKGhHRXZAzueEcNOoV]|[*+?}]\+|\\\\p/.test(expression) ||
-    /;\s*"[^"]*[xnpsl][^"]*"/.test(expression)
+    /;\s*"[^"]*[gxnpsl][^"]*"/.test(expression)
   );
 }
 
