@@ -145,6 +145,36 @@ describe('screenAnswer: private repositories and viewer-relative fields', () => 
     expect(body.base.repo).toHaveProperty('permissions'); // the input is not mutated
   });
 
+  it('removes secret teams from every list, keeping the order of the rest', () => {
+    const team = (slug: string, privacy?: string) => ({
+      id: slug.length,
+      slug,
+      name: slug,
+      ...(privacy === undefined ? {} : { privacy }),
+    });
+    const pull = {
+      number: 1,
+      requested_teams: [team('core', 'closed'), team('red-team', 'secret'), team('docs')],
+      requested_reviewers: [{ login: 'alice' }],
+    };
+    const reviewers = { users: [], teams: [team('red-team', 'secret'), team('ops', 'closed')] };
+    const screenedPull = screen(REPOSITORY, pull);
+    const screenedReviewers = screen(REPOSITORY, reviewers);
+    expect(screenedPull.ok && screenedPull.body).toEqual({
+      ...pull,
+      requested_teams: [team('core', 'closed'), team('docs')],
+    });
+    expect(screenedReviewers.ok && screenedReviewers.body).toEqual({
+      users: [],
+      teams: [team('ops', 'closed')],
+    });
+    expect(pull.requested_teams).toHaveLength(3); // the input is not mutated
+    // `privacy: "secret"` alone (no slug) is not a team: a list of other objects is kept.
+    const other = [{ id: 1, privacy: 'secret' }];
+    const kept = screen(REPOSITORY, other);
+    expect(kept.ok && kept.body).toBe(other);
+  });
+
   it('returns the same body when there is nothing to change', () => {
     const body = [{ id: 1, title: 'an issue' }];
     const result = screen(REPOSITORY, body);

@@ -70,18 +70,33 @@ function isPrivateRepository(value: JsonObject): boolean {
 const VIEWER_FIELDS: ReadonlySet<string> = new Set(VIEWER_RELATIVE_REPOSITORY_FIELDS);
 
 /**
- * Walks a JSON value: removes the viewer-relative fields of every repository object (copying
- * only what changes) and collects the full names of repository objects that say private.
+ * A team object that says it is secret (`privacy: "secret"`): only the organization's members
+ * see it, so a member's pooled token would share its name (a pull request's `requested_teams`,
+ * the `teams` of its requested reviewers). Removed from every list it appears in.
+ */
+function isSecretTeam(value: unknown): boolean {
+  return isObject(value) && typeof value.slug === 'string' && value.privacy === 'secret';
+}
+
+/**
+ * Walks a JSON value: removes the viewer-relative fields of every repository object and every
+ * secret team from the lists it appears in (copying only what changes), and collects the full
+ * names of repository objects that say private.
  */
 function scrub(value: unknown, privateNames: Set<string>): unknown {
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
     for (let index = 0; index < value.length; index++) {
       const item: unknown = value[index];
+      if (isSecretTeam(item)) {
+        copy ??= value.slice(0, index);
+        continue;
+      }
       const scrubbed = scrub(item, privateNames);
-      if (scrubbed !== item) {
-        copy ??= value.slice();
-        copy[index] = scrubbed;
+      if (copy !== undefined) copy.push(scrubbed);
+      else if (scrubbed !== item) {
+        copy = value.slice(0, index);
+        copy.push(scrubbed);
       }
     }
     return copy ?? value;
