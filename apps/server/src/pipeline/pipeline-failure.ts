@@ -4,6 +4,8 @@ import type { ErrorCode, FallbackReason } from '@relay/protocol';
 export interface PipelineError {
   readonly kind: 'error';
   readonly code: Exclude<ErrorCode, 'fallback_local'>;
+  /** A generic message more precise than the catalogue summary (never a key, value or path). */
+  readonly message?: string;
 }
 
 /** A 424 `fallback_local`: the read must run locally, for `reason`. */
@@ -23,9 +25,10 @@ export type PipelineFailure = PipelineError | PipelineFallback;
  * A relay error the pipeline answers with.
  *
  * @param code - the catalogue code (not `fallback_local`)
+ * @param message - a generic message instead of the catalogue summary
  */
-export function failWith(code: PipelineError['code']): PipelineError {
-  return { kind: 'error', code };
+export function failWith(code: PipelineError['code'], message?: string): PipelineError {
+  return message === undefined ? { kind: 'error', code } : { kind: 'error', code, message };
 }
 
 /**

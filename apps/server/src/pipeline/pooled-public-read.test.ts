@@ -40,8 +40,14 @@ describe('pooledPublicRead: the forge is asked for public items only', () => {
     [undefined, { type: 'public' }],
     [{ type: 'all' }, { type: 'public' }],
     [{ type: 'public' }, { type: 'public' }],
-    [{ type: 'ALL', per_page: '1', page: '7' }, { type: 'public', per_page: '1', page: '7' }],
-    [{ per_page: '1', page: '7' }, { per_page: '1', page: '7', type: 'public' }],
+    [
+      { type: 'ALL', per_page: '1', page: '7' },
+      { type: 'public', per_page: '1', page: '7' },
+    ],
+    [
+      { per_page: '1', page: '7' },
+      { per_page: '1', page: '7', type: 'public' },
+    ],
   ])('an organization repository list %j is read with %j', (query, sent) => {
     expect(plan('/orgs/acme/repos', query)).toEqual({
       kind: 'read',

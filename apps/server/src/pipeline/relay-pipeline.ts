@@ -27,7 +27,12 @@ import {
   type RouteKind,
   type UpstreamSource,
 } from '@relay/protocol';
-import { classify, type ClassifiedRoute, type ClassifyError } from '@relay/route-classifier';
+import {
+  classify,
+  type ClassifiedRoute,
+  type ClassifyError,
+  type QueryRule,
+} from '@relay/route-classifier';
 import type { AuditRecord } from '../audit/audit-record.js';
 import { buildEnvelope, type EnvelopeAnswer, type EnvelopeFacts } from './envelope-builder.js';
 import { isRunCompleted, judgeLogProbe } from './job-log-checks.js';
@@ -214,12 +219,20 @@ const ITEM_READS: Partial<
   },
 };
 
+/** The message of each query rule: which rule, never the key or the value. */
+const INVALID_QUERY_MESSAGES: Readonly<Record<QueryRule, string>> = {
+  secret_key: 'A query key looks secret-bearing.',
+  invalid_key: 'A query key is empty or malformed.',
+  invalid_value: 'A query value is neither a string nor an array of strings.',
+};
+
 function toClassifyFailure(error: ClassifyError): PipelineFailure {
   switch (error.code) {
     case 'method_denied':
     case 'invalid_path':
-    case 'invalid_query':
       return failWith(error.code);
+    case 'invalid_query':
+      return failWith(error.code, INVALID_QUERY_MESSAGES[error.rule]);
     case 'fallback_local':
       return fallBackLocal(error.reason);
   }

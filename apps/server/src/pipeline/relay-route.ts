@@ -71,7 +71,7 @@ export function createRelayRoute(
       }
       return c.json(createErrorBody('fallback_local', { requestId, reason: failure.reason }), 424);
     }
-    throw new RelayHttpError(failure.code);
+    throw new RelayHttpError(failure.code, failure.message);
   });
   return route;
 }

@@ -241,6 +241,23 @@ describe('method, path, query and classification', () => {
     },
   );
 
+  it.each([
+    ['a secret-bearing key', { access_token: 'sekrit-value' }, 'A query key looks secret-bearing.'],
+    ['an empty key', { '': 'sekrit-value' }, 'A query key is empty or malformed.'],
+  ])(
+    '400 invalid_query says which rule %s broke, never the key or value',
+    async (_n, query, message) => {
+      const answer = await h.relay({
+        path: REPO,
+        query,
+      });
+      expect(answer.status).toBe(400);
+      expect(errorOf(answer.json)).toMatchObject({ code: 'invalid_query', message });
+      expect(answer.text).not.toContain('sekrit-value');
+      expect(answer.text).not.toContain('access_token');
+    },
+  );
+
   it('native-protection shapes answer before a cache entry, probe or credential (private repo too)', async () => {
     const answer = await h.relay({ path: `/repos/${org}/${privateRepo}/rulesets/1` });
     expect(answer.json.error.reason).toBe('local_credentials_required');
