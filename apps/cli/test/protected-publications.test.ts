@@ -515,6 +515,44 @@ describe('unmodeled commands: best-effort filtering', () => {
     expect(ghArgv()).toEqual(['gist', 'create', '-d', 'notes', 'fine.txt']);
   });
 
+  it('checks the JSON strings of gh api --input decoded, as the forge reads them', async () => {
+    writeFileSync(join(work, 'in.json'), '{"body":"about project-f\\u0061lcon"}');
+    const argv = ['api', 'repos/acme/widgets/issues/3/comments', '--input', 'in.json'];
+    expect(await relay(argv)).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr:
+        'relay: refused: a content file matches the string-rewrite policy (string_rewrite_blocked)\n',
+    });
+    expect(ghArgv()).toEqual(['not run']);
+    const stdin = await relay(['api', 'graphql', '--input', '-'], {}, '{"q":"\\u0066alcon-7"}');
+    expect(stdin.code).toBe(1);
+    expect(ghArgv()).toEqual(['not run']);
+    writeFileSync(join(work, 'in.json'), '{"body":"caf\\u00e9"}');
+    expect((await relay(argv)).code).toBe(0);
+    expect(ghArgv()).toEqual(argv);
+  });
+
+  it('checks a percent-encoded gh api endpoint decoded, as the forge reads it', async () => {
+    for (const endpoint of [
+      'repos/acme/widgets/issues?labels=project%2Dfalcon',
+      'repos/acme/widgets/issues?q=x+falc%6Fn-1',
+      'repos/acme/project%2dfalcon',
+    ]) {
+      const result = await relay(['api', endpoint, '-H', 'X-Trace: 1']);
+      expect(result).toMatchObject({
+        code: 1,
+        stdout: '',
+        stderr:
+          'relay: refused: argument 2 matches the string-rewrite policy (string_rewrite_blocked)\n',
+      });
+      expect(ghArgv()).toEqual(['not run']);
+    }
+    const clean = ['api', 'repos/acme/widgets/issues?labels=a%20b', '-H', 'X-Trace: 1'];
+    expect((await relay(clean)).code).toBe(0);
+    expect(ghArgv()).toEqual(clean);
+  });
+
   it('passes standard input of an unmodeled gh api through a checked snapshot', async () => {
     const result = await relay(['api', 'graphql', '-F', 'query=@-'], {}, '{ viewer { login } }');
     expect(result.code).toBe(0);

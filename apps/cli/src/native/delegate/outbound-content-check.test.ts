@@ -27,6 +27,8 @@ describe('argumentTexts', () => {
     ['key=value', ['key=value', 'value']],
     ['=value', ['=value']],
     ['--', ['--']],
+    ['repos/o/%41', ['repos/o/%41', 'repos/o/A']],
+    ['q=%41+b', ['q=%41+b', '%41+b', 'q=A+b', 'q=A b', 'A+b', 'A b']],
   ])('%s', (element, texts) => {
     expect(argumentTexts(element)).toEqual(texts);
   });
@@ -61,6 +63,18 @@ describe('checkNativeArgv', () => {
       'pass',
     ],
     ['the command words themselves', ['project-falcon'], 'refuse', 'argument 1'],
+    [
+      'a percent-encoded gh api endpoint (the forge decodes it)',
+      ['api', 'repos/acme/widgets/issues?labels=project%2Dfalc%6Fn', '-H', 'X: y'],
+      'refuse',
+      'argument 2',
+    ],
+    [
+      'a percent-encoded path segment',
+      ['api', '-X', 'PUT', 'repos/acme/widgets/contents/project%2dfalcon.md'],
+      'refuse',
+      'argument 4',
+    ],
   ])('%s: %s', (_name, argv, kind, where) => {
     const verdict = checkNativeArgv(GUARD, argv);
     expect(verdict.kind).toBe(kind);

@@ -1,5 +1,6 @@
 import type { RelayRequestInput } from '@relay/protocol';
 import type { GuardFailure, RuleSet } from '@relay/rewrite-engine';
+import { percentDecodedViews } from './outbound-decoded-views.js';
 
 /**
  * The verdict of the outbound guard on what is about to leave the machine. A refusal names
@@ -20,7 +21,9 @@ const PASS: OutboundVerdict = { kind: 'pass' };
 /**
  * The texts one argv element stands for: the element itself, and its value where the element
  * carries one (`--name=value`, `-xVALUE`, `key=value` of `-f`), so that anchored patterns see
- * the value as gh and the forge will.
+ * the value as gh and the forge will; then the percent-decoded readings of the element
+ * ({@link percentDecodedViews}): gh puts `gh api`'s endpoint into the URL as given and the
+ * forge decodes it, so `repos/o/r/issues?labels=%41` is checked as `…labels=A` too.
  */
 export function argumentTexts(element: string): readonly string[] {
   const texts = [element];
@@ -32,7 +35,7 @@ export function argumentTexts(element: string): readonly string[] {
   }
   const equals = element.indexOf('=');
   if (equals > 0 && !element.startsWith('-')) texts.push(element.slice(equals + 1));
-  return texts;
+  return [...texts, ...texts.flatMap(percentDecodedViews)];
 }
 
 function firstFailure(ruleSet: RuleSet, texts: readonly string[]): GuardFailure | undefined {

@@ -245,6 +245,15 @@ describe('the best-effort path of unmodeled commands', () => {
       ok: false,
       error: { code: 'active_rule_json' },
     });
+    expect(checkFileContents(GUARD, ['{"body":"about f\\u0061lcon"}'])).toEqual({
+      ok: false,
+      error: { code: 'file_blocked', failure: { code: 'blocked', category: 'pattern_match' } },
+    });
+    expect(checkFileContents(GUARD, ['{"\\u0066alcon":1}'])).toMatchObject({
+      ok: false,
+      error: { code: 'file_blocked' },
+    });
+    expect(checkFileContents(GUARD, ['{"body":"fine \\u0041"}']).ok).toBe(true);
     expect(checkFileContents(GUARD, ['a'.repeat(CONTENT_BUDGET_BYTES)]).ok).toBe(true);
     expect(checkFileContents(GUARD, ['a'.repeat(CONTENT_BUDGET_BYTES), 'b'])).toMatchObject({
       ok: false,

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { jsonStringViews, percentDecodedViews } from './outbound-decoded-views.js';
+
+describe('percentDecodedViews', () => {
+  it.each<[string, string[]]>([
+    ['plain', []],
+    ['repos/o/%53ECRET', ['repos/o/SECRET']],
+    ['issues?labels=%53ec%72et', ['issues?labels=Secret']],
+    ['q=a+b', ['q=a b']],
+    ['q=%41+b', ['q=A+b', 'q=A b']],
+    ['caf%C3%A9', ['café']],
+    ['caf%c3%a9', ['café']],
+    ['100% sure', []],
+    ['%zz and %4', []],
+    ['%FF', ['\ufffd']],
+    ['%2541', ['%41']],
+  ])('%s', (text, views) => {
+    expect(percentDecodedViews(text)).toEqual(views);
+  });
+});
+
+describe('jsonStringViews', () => {
+  it.each<[string, string[]]>([
+    ['{"body":"SECRET"}', []],
+    ['{"body":"\\u0053ECRET"}', ['SECRET']],
+    ['{"b\\u006fdy":"x"}', ['body']],
+    ['{"a":["x","\\u0053\\u0045CRET"],"n":{"k":"\\"q\\""}}', ['SECRET', '"q"']],
+    ['{"body":"x","body":"\\u0053ECRET"}', ['SECRET']],
+    ['[[[[["\\ud83d\\ude00"]]]]]', ['😀']],
+    ['"\\u0053ECRET"', ['SECRET']],
+    ['not json "\\q" "\\u0041"', ['A']],
+    ['a "line\\\nbreak"', []],
+    ['no escapes at all', []],
+  ])('%s', (text, views) => {
+    expect(jsonStringViews(text)).toEqual(views);
+  });
+
+  it('reads a deeply nested document without recursion', () => {
+    const depth = 200_000;
+    const text = `${'['.repeat(depth)}"\\u0041"${']'.repeat(depth)}`;
+    expect(jsonStringViews(text)).toEqual(['A']);
+  });
+});
