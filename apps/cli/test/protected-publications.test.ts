@@ -533,6 +533,28 @@ describe('unmodeled commands: best-effort filtering', () => {
     expect(ghArgv()).toEqual(argv);
   });
 
+  it('checks the escaped strings of a GraphQL query decoded, as the forge reads them', async () => {
+    const mutation = (body: string) =>
+      `# "\n mutation { addComment(input: {subjectId: "I_1", body: "${body}"}) { clientMutationId } }`;
+    const refused =
+      'relay: refused: argument 4 matches the string-rewrite policy (string_rewrite_blocked)\n';
+    for (const body of ['project-f\\u0061lcon', 'falc\\u{6F}n-7']) {
+      const argv = ['api', 'graphql', '-f', `query=${mutation(body)}`];
+      expect(await relay(argv)).toMatchObject({ code: 1, stdout: '', stderr: refused });
+      expect(ghArgv()).toEqual(['not run']);
+    }
+    writeFileSync(join(work, 'q.graphql'), mutation('project-f\\u0061lcon'));
+    expect((await relay(['api', 'graphql', '-F', 'query=@q.graphql'])).code).toBe(1);
+    expect(ghArgv()).toEqual(['not run']);
+    writeFileSync(join(work, 'in.json'), JSON.stringify({ query: mutation('falc\\u006fn-7') }));
+    expect((await relay(['api', 'graphql', '--input', 'in.json'])).code).toBe(1);
+    expect(ghArgv()).toEqual(['not run']);
+    const clean = ['api', 'graphql', '-f', `query=${mutation('caf\\u00e9')}`];
+    expect((await relay(clean)).code).toBe(0);
+    // The fake gh records one line per argument: the query's line break splits it.
+    expect(ghArgv()?.slice(0, 3)).toEqual(['api', 'graphql', '-f']);
+  });
+
   it('checks a percent-encoded gh api endpoint decoded, as the forge reads it', async () => {
     for (const endpoint of [
       'repos/acme/widgets/issues?labels=project%2Dfalcon',

@@ -1,6 +1,6 @@
 import type { RelayRequestInput } from '@relay/protocol';
 import type { GuardFailure, RuleSet } from '@relay/rewrite-engine';
-import { percentDecodedViews } from './outbound-decoded-views.js';
+import { graphqlStringViews, percentDecodedViews } from './outbound-decoded-views.js';
 
 /**
  * The verdict of the outbound guard on what is about to leave the machine. A refusal names
@@ -23,7 +23,9 @@ const PASS: OutboundVerdict = { kind: 'pass' };
  * carries one (`--name=value`, `-xVALUE`, `key=value` of `-f`), so that anchored patterns see
  * the value as gh and the forge will; then the percent-decoded readings of the element
  * ({@link percentDecodedViews}): gh puts `gh api`'s endpoint into the URL as given and the
- * forge decodes it, so `repos/o/r/issues?labels=%41` is checked as `…labels=A` too.
+ * forge decodes it, so `repos/o/r/issues?labels=%41` is checked as `…labels=A` too; and the
+ * escaped GraphQL strings of the element decoded ({@link graphqlStringViews}: `gh api graphql
+ * -f query=…` sends the query as written, and the forge reads `"\u0041"` in it as `A`).
  */
 export function argumentTexts(element: string): readonly string[] {
   const texts = [element];
@@ -35,7 +37,7 @@ export function argumentTexts(element: string): readonly string[] {
   }
   const equals = element.indexOf('=');
   if (equals > 0 && !element.startsWith('-')) texts.push(element.slice(equals + 1));
-  return [...texts, ...texts.flatMap(percentDecodedViews)];
+  return [...texts, ...texts.flatMap(percentDecodedViews), ...texts.flatMap(graphqlStringViews)];
 }
 
 function firstFailure(ruleSet: RuleSet, texts: readonly string[]): GuardFailure | undefined {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { jsonStringViews, percentDecodedViews } from './outbound-decoded-views.js';
+import {
+  contentFileViews,
+  graphqlStringViews,
+  jsonStringViews,
+  percentDecodedViews,
+} from './outbound-decoded-views.js';
 
 describe('percentDecodedViews', () => {
   it.each<[string, string[]]>([
@@ -39,5 +44,33 @@ describe('jsonStringViews', () => {
     const depth = 200_000;
     const text = `${'['.repeat(depth)}"\\u0041"${']'.repeat(depth)}`;
     expect(jsonStringViews(text)).toEqual(['A']);
+  });
+});
+
+describe('graphqlStringViews', () => {
+  it.each<[string, string[]]>([
+    ['mutation { a(body: "SECRET") }', []],
+    ['mutation { a(body: "\\u0053ECRET") }', ['SECRET']],
+    ['{ a(b: "\\u{53}E\\u{1F600}") }', ['SE😀']],
+    ['{ a(b: "\\"\\\\\\/\\b\\f\\n\\r\\t") }', ['"\\/\b\f\n\r\t']],
+    ['# a comment "\n{ a(b: "\\u0041") }', ['A']],
+    ['# "\\u0042"\n{ a(b: "\\u0041") }', ['A']],
+    ['{ a(b: """ " \\""" \\u0042 """, c: "\\u0041") }', ['A']],
+    ['{ a(b: "\\u{110000}") }', []],
+    ['{ a(b: "\\u004") }', []],
+    ['no strings \\u0041', []],
+  ])('%s', (text, views) => {
+    expect(graphqlStringViews(text)).toEqual(views);
+  });
+});
+
+describe('contentFileViews', () => {
+  it('reads JSON strings, GraphQL strings and the GraphQL strings inside JSON strings', () => {
+    expect(contentFileViews('{"query":"mutation { a(b: \\"\\\\u0041\\") }"}')).toEqual([
+      'mutation { a(b: "\\u0041") }',
+      'A',
+    ]);
+    expect(contentFileViews('mutation { a(b: "\\u0041") }')).toEqual(['A']);
+    expect(contentFileViews('plain text')).toEqual([]);
   });
 });

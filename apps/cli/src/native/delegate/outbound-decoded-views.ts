@@ -10,6 +10,9 @@
  *   relay does when it checks a canonical URL.
  * - JSON string escapes: `gh api --input file` sends the file as the request body, and the
  *   forge decodes its JSON (`{"body":"\u0041"}` publishes `A`).
+ * - GraphQL string escapes: `gh api graphql -f query=…` (or `-F query=@file`, or a query in
+ *   an `--input` JSON body) sends the query as written, and the forge decodes its strings
+ *   (`addComment(input: {body: "\u0041"})` publishes `A`).
  */
 
 const PERCENT_RUN = /(?:%[0-9A-Fa-f]{2})+/g;
@@ -71,4 +74,115 @@ export function jsonStringViews(text: string): string[] {
     }
   }
   return views;
+}
+
+const GRAPHQL_SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+};
+
+/** Reads one escape of a GraphQL string at `at` (the backslash); null when it is not one. */
+function readGraphqlEscape(text: string, at: number): { value: string; end: number } | null {
+  const kind = text.charAt(at + 1);
+  const simple = GRAPHQL_SIMPLE_ESCAPES[kind];
+  if (simple !== undefined) return { value: simple, end: at + 2 };
+  if (kind !== 'u') return null;
+  const braced = /^\{([0-9A-Fa-f]{1,8})\}/.exec(text.slice(at + 2, at + 13));
+  const fixed = /^[0-9A-Fa-f]{4}/.exec(text.slice(at + 2, at + 6));
+  const hex = braced?.[1] ?? fixed?.[0];
+  if (hex === undefined) return null;
+  const code = Number.parseInt(hex, 16);
+  if (code > 0x10ffff) return null;
+  return { value: String.fromCodePoint(code), end: at + 2 + (braced?.[0].length ?? 4) };
+}
+
+/**
+ * Reads the GraphQL string starting at `start` (its opening quote): its decoded value when it
+ * holds an escape, and where it ends (after the closing quote, or at the line end or text end
+ * where an unterminated string stops).
+ */
+function readGraphqlString(text: string, start: number): { value?: string; end: number } {
+  let value = '';
+  let escaped = false;
+  let at = start + 1;
+  while (at < text.length) {
+    const char = text.charAt(at);
+    if (char === '"') return escaped ? { value, end: at + 1 } : { end: at + 1 };
+    if (char === '\n' || char === '\r') return { end: at };
+    if (char === '\\') {
+      const escape = readGraphqlEscape(text, at);
+      if (escape === null) return { end: at + 1 };
+      value += escape.value;
+      escaped = true;
+      at = escape.end;
+      continue;
+    }
+    value += char;
+    at += 1;
+  }
+  return { end: at };
+}
+
+/**
+ * The GraphQL string literals of `text` that hold an escape, decoded: `gh api graphql -f
+ * query=…` sends the query as written, and the forge decodes `"\u0041"` (and `"\u{41}"`) in
+ * it to `A`. A GraphQL lexer's view of the text: `#` comments run to the line end, block
+ * strings (`"""…"""`, whose only escape is `\"""`) are skipped as written (the text itself is
+ * checked), a string stops at its closing quote or the line end. Empty when `text` has no
+ * backslash. One linear scan.
+ *
+ * @example
+ * ```ts
+ * graphqlStringViews('mutation { a(body: "\\u0041") }'); // ['A']
+ * ```
+ */
+export function graphqlStringViews(text: string): string[] {
+  if (!text.includes('\\')) return [];
+  const views: string[] = [];
+  let at = 0;
+  while (at < text.length) {
+    const char = text.charAt(at);
+    if (char === '#') {
+      while (at < text.length && text.charAt(at) !== '\n' && text.charAt(at) !== '\r') at += 1;
+    } else if (text.startsWith('"""', at)) {
+      let end = at + 3;
+      for (;;) {
+        const close = text.indexOf('"""', end);
+        if (close < 0) {
+          end = text.length;
+          break;
+        }
+        if (text.charAt(close - 1) === '\\') {
+          end = close + 3;
+          continue;
+        }
+        end = close + 3;
+        break;
+      }
+      at = end;
+    } else if (char === '"') {
+      const read = readGraphqlString(text, at);
+      if (read.value !== undefined) views.push(read.value);
+      at = read.end;
+    } else {
+      at += 1;
+    }
+  }
+  return views;
+}
+
+/**
+ * Every reading of a content file relay checks besides the text itself: its escaped JSON
+ * strings decoded, its escaped GraphQL strings decoded, and the GraphQL strings of those JSON
+ * strings (a query inside an `--input` body is escaped twice), each reading once.
+ */
+export function contentFileViews(text: string): string[] {
+  const json = jsonStringViews(text);
+  return [...new Set([...json, ...graphqlStringViews(text), ...json.flatMap(graphqlStringViews)])];
 }

@@ -3,7 +3,7 @@ import type { Result } from '@relay/protocol';
 import type { RuleSet } from '@relay/rewrite-engine';
 import { CONTENT_BUDGET_BYTES } from './publication-content.js';
 import type { ContentRefusal } from './publication-content.js';
-import { jsonStringViews } from './outbound-decoded-views.js';
+import { contentFileViews } from './outbound-decoded-views.js';
 import { containsActiveRuleJson } from './publication-rule-json.js';
 
 /**
@@ -123,8 +123,8 @@ function locateGistFiles(argv: readonly string[]): FileArgument[] {
  * Checks the texts read from an unmodeled command's content files: together at most 1 MiB
  * (a larger file is refused, never half-checked), no active rule JSON, and no active pattern
  * (`check`: an unmodeled command is never rewritten, a match refuses) in the text or in any of
- * its escaped JSON strings decoded ({@link jsonStringViews}: `gh api --input` sends a JSON body
- * the forge decodes, so `"\u0041"` is checked as `A`).
+ * its escaped JSON and GraphQL strings decoded ({@link contentFileViews}: `gh api --input` sends
+ * a JSON body the forge decodes, so `"\u0041"` is checked as `A`; a GraphQL query likewise).
  *
  * @param ruleSet - the merged guard of this dispatch
  * @param texts - the decoded texts, in argv order
@@ -142,7 +142,7 @@ export function checkFileContents(
     if (containsActiveRuleJson(text, patterns)) {
       return err({ code: 'active_rule_json', field: 'content file' });
     }
-    for (const view of [text, ...jsonStringViews(text)]) {
+    for (const view of [text, ...contentFileViews(text)]) {
       const checked = ruleSet.check(view);
       if (!checked.ok) return err({ code: 'file_blocked', failure: checked.error });
     }
