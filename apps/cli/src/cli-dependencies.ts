@@ -19,6 +19,12 @@ export interface RunProcessOptions {
   readonly env: CliEnv;
 }
 
+/** Options of {@link CliDependencies.execInherited}. */
+export interface ExecInheritedOptions {
+  /** A file the child reads as its standard input instead of the inherited one. */
+  readonly stdinFile?: string;
+}
+
 /**
  * Every effect the commands use, injected so that tests need no real time, network, files
  * outside a temp directory, or processes. `main.ts` builds the real ones
@@ -57,7 +63,12 @@ export interface CliDependencies {
    * Runs the native CLI with inherited stdio and resolves its exit code (a signal maps to
    * 128 + its number). Rejects when it cannot start.
    */
-  readonly execInherited: (file: string, args: readonly string[], env: CliEnv) => Promise<number>;
+  readonly execInherited: (
+    file: string,
+    args: readonly string[],
+    env: CliEnv,
+    options?: ExecInheritedOptions,
+  ) => Promise<number>;
   /** The first executable named `name` on `PATH` that `accept` accepts. */
   readonly findExecutable: (
     name: string,

@@ -1,5 +1,6 @@
+import type { StdioOptions } from 'node:child_process';
 import { constants } from 'node:fs';
-import { access, realpath } from 'node:fs/promises';
+import { access, open, realpath } from 'node:fs/promises';
 import { constants as osConstants, homedir, hostname } from 'node:os';
 import { delimiter, isAbsolute, join } from 'node:path';
 import type { CliDependencies, CliEnv, ProcessOutput } from './cli-dependencies.js';
@@ -93,16 +94,26 @@ export function createNodeDependencies(options: NodeDependenciesOptions): CliDep
         child.stdin?.on('error', () => undefined);
         child.stdin?.end(input);
       }),
-    execInherited: (file, args, env) =>
-      new Promise<number>((resolve, reject) => {
-        const { spawn } = process.getBuiltinModule('node:child_process');
-        const child = spawn(file, args, { env: childEnv(env), stdio: 'inherit' });
-        child.once('error', reject);
-        child.once('exit', (code, signal) => {
-          if (code !== null) resolve(code);
-          else resolve(128 + (signal === null ? 0 : osConstants.signals[signal]));
+    execInherited: async (file, args, env, options = {}) => {
+      // A checked snapshot as the child's standard input: opened read-only, closed once spawned.
+      const input =
+        options.stdinFile === undefined ? undefined : await open(options.stdinFile, 'r');
+      try {
+        return await new Promise<number>((resolve, reject) => {
+          const { spawn } = process.getBuiltinModule('node:child_process');
+          const stdio: StdioOptions =
+            input === undefined ? 'inherit' : [input.fd, 'inherit', 'inherit'];
+          const child = spawn(file, args, { env: childEnv(env), stdio });
+          child.once('error', reject);
+          child.once('exit', (code, signal) => {
+            if (code !== null) resolve(code);
+            else resolve(128 + (signal === null ? 0 : osConstants.signals[signal]));
+          });
         });
-      }),
+      } finally {
+        await input?.close();
+      }
+    },
     findExecutable: async (name, env, accept) => {
       for (const dir of (env.PATH ?? '').split(delimiter)) {
         if (dir === '' || !isAbsolute(dir)) continue;

@@ -28,7 +28,8 @@ const SHA = '0123456789abcdef0123456789abcdef01234567';
 /**
  * The fake gh: argv one per line, GH_HOST/GH_REPO, for every snapshot argument
  * (`--body-file=…`, `--notes-file=…`, `key=@…`) its path, file mode, directory mode and text;
- * optional sleep (FAKE_GH_SLEEP), stdout (FAKE_GH_STDOUT, printf %b) and exit (FAKE_GH_EXIT).
+ * its standard input (FAKE_GH_STDIN set); optional sleep (FAKE_GH_SLEEP), stdout (FAKE_GH_STDOUT,
+ * printf %b) and exit (FAKE_GH_EXIT).
  */
 function writeFakeGh(dir: string): string {
   const path = join(dir, 'fake-gh');
@@ -50,6 +51,7 @@ function writeFakeGh(dir: string): string {
       `  printf '%s %s %s\\n' "$f" "$(stat -c %a "$f")" "$(stat -c %a "$(dirname "$f")")" >> "${out}-snapshots"`,
       `  cat "$f" > "${out}-text-$(basename "$f")"`,
       'done',
+      `if [ -n "$FAKE_GH_STDIN" ]; then cat > "${out}-stdin"; fi`,
       `if [ -n "$FAKE_GH_SLEEP" ]; then : > "${out}-started"; sleep "$FAKE_GH_SLEEP"; fi`,
       'if [ -n "$FAKE_GH_STDOUT" ]; then printf "%b" "$FAKE_GH_STDOUT"; fi',
       'exit "${FAKE_GH_EXIT:-0}"',
@@ -573,6 +575,51 @@ describe('unmodeled commands: best-effort filtering', () => {
     const clean = ['api', 'repos/acme/widgets/issues?labels=a%20b', '-H', 'X-Trace: 1'];
     expect((await relay(clean)).code).toBe(0);
     expect(ghArgv()).toEqual(clean);
+  });
+
+  it("checks gist create's standard input and hands gh the checked text as its standard input", async () => {
+    const refused = {
+      code: 1,
+      stdout: '',
+      stderr:
+        'relay: refused: a content file matches the string-rewrite policy (string_rewrite_blocked)\n',
+    };
+    for (const argv of [
+      ['gist', 'create'],
+      ['gist', 'create', '-d', 'notes', '-'],
+    ]) {
+      expect(await relay(argv, { FAKE_GH_STDIN: '1' }, 'see project-falcon\n')).toMatchObject(
+        refused,
+      );
+      expect(ghArgv()).toEqual(['not run']);
+      expect(leftoverSnapshots()).toEqual([]);
+    }
+    const clean = await relay(
+      ['gist', 'create', '-f', 'a.txt', '-'],
+      { FAKE_GH_STDIN: '1' },
+      'ok\n',
+    );
+    expect(clean.code).toBe(0);
+    expect(ghArgv()).toEqual(['gist', 'create', '-f', 'a.txt', '-']);
+    expect(ghFile('stdin')).toBe('ok\n');
+    expect(leftoverSnapshots()).toEqual([]);
+  });
+
+  it('checks the files of gist edit: the source, standard input, the file of --add', async () => {
+    writeFileSync(join(work, 'leak.txt'), 'see project-falcon');
+    writeFileSync(join(work, 'fine.txt'), 'fine');
+    const refused =
+      'relay: refused: a content file matches the string-rewrite policy (string_rewrite_blocked)\n';
+    for (const [argv, input] of [
+      [['gist', 'edit', 'abc', 'leak.txt'], ''],
+      [['gist', 'edit', 'abc', '-a', 'leak.txt'], ''],
+      [['gist', 'edit', 'abc', '-f', 'a.txt', '-'], 'falcon-12'],
+    ] as const) {
+      expect(await relay(argv, {}, input)).toMatchObject({ code: 1, stderr: refused });
+      expect(ghArgv()).toEqual(['not run']);
+    }
+    expect((await relay(['gist', 'edit', 'abc', '--add', 'new.txt', 'fine.txt'])).code).toBe(0);
+    expect(ghArgv()).toEqual(['gist', 'edit', 'abc', '--add', 'new.txt', 'fine.txt']);
   });
 
   it('passes standard input of an unmodeled gh api through a checked snapshot', async () => {

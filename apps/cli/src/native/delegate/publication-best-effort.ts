@@ -49,16 +49,18 @@ function valueOf(
  * for every other command, the values of `--body-file`, `--notes-file` and `-F` (their
  * shorthand in gh's issue, pr and release commands). Tokens after `--` are positional.
  * For `gist create`, its file arguments (a gist is public content), except `-`: gh names a gist
- * file read from standard input itself, so it is not swapped for a snapshot and stays
- * unchecked, as does the standard input gh reads when no file is named. Anything gh reads by
- * other means (templates, editors, recovery files, a file of an unknown flag) is not found
- * either: that is what "best effort" leaves out.
+ * file read from standard input itself, so that input is checked and handed to gh as its
+ * standard input instead ({@link gistStandardInput}). For `gist edit`, its source file (`-`:
+ * standard input), else the file of `--add`. Anything gh reads by other means (templates,
+ * editors, recovery files, a file of an unknown flag) is not found: that is what "best
+ * effort" leaves out.
  *
  * @param argv - gh's argv
  */
 export function locateFileArguments(argv: readonly string[]): FileArgument[] {
   const command = `${argv[0] ?? ''} ${argv[1] ?? ''}`;
   if (command === 'gist create') return locateGistFiles(argv);
+  if (command === 'gist edit') return locateGistEditFiles(argv);
   const fieldCommand = argv[0] === 'api' || FIELD_COMMANDS.has(command);
   const found: FileArgument[] = [];
   for (let index = 0; index < argv.length; index++) {
@@ -99,10 +101,15 @@ export function locateFileArguments(argv: readonly string[]): FileArgument[] {
 
 /** `gist create`'s value flags (gh v2.60.0: `--desc/-d`, `--filename/-f`). */
 const GIST_VALUE_FLAGS = new Set(['--desc', '-d', '--filename', '-f']);
+/** `gist edit`'s value flags (gh v2.60.0: `--add/-a`, `--desc/-d`, `--filename/-f`, `--remove/-r`). */
+const GIST_EDIT_VALUE_FLAGS = new Set([...GIST_VALUE_FLAGS, '--add', '-a', '--remove', '-r']);
 
-/** The named files of `gist create` (positionals; `-` is left to gh). */
-function locateGistFiles(argv: readonly string[]): FileArgument[] {
-  const found: FileArgument[] = [];
+/** The positionals of a `gist` command with their argv index (flags and their values skipped). */
+function gistPositionals(
+  argv: readonly string[],
+  valueFlags: ReadonlySet<string>,
+): { index: number; value: string }[] {
+  const found: { index: number; value: string }[] = [];
   let positional = false;
   for (let index = 2; index < argv.length; index++) {
     const token = argv[index] ?? '';
@@ -111,12 +118,56 @@ function locateGistFiles(argv: readonly string[]): FileArgument[] {
       continue;
     }
     if (!positional && token.startsWith('-') && token !== '-') {
-      if (GIST_VALUE_FLAGS.has(token)) index += 1;
+      if (valueFlags.has(token)) index += 1;
       continue;
     }
-    if (token !== '-' && token !== '') found.push({ index, prefix: '', path: token });
+    found.push({ index, value: token });
   }
   return found;
+}
+
+/** The named files of `gist create` (positionals; `-` is left to gh). */
+function locateGistFiles(argv: readonly string[]): FileArgument[] {
+  return gistPositionals(argv, GIST_VALUE_FLAGS)
+    .filter(({ value }) => value !== '-' && value !== '')
+    .map(({ index, value }) => ({ index, prefix: '', path: value }));
+}
+
+/**
+ * The content file of `gist edit <gist> [<source>]`: the source (`-` is standard input), else
+ * the file `--add` names (gh reads it when no source is given).
+ */
+function locateGistEditFiles(argv: readonly string[]): FileArgument[] {
+  const source = gistPositionals(argv, GIST_EDIT_VALUE_FLAGS)[1];
+  if (source !== undefined) {
+    return source.value === '' ? [] : [{ index: source.index, prefix: '', path: source.value }];
+  }
+  for (let index = 2; index < argv.length; index++) {
+    const token = argv[index] ?? '';
+    if (token === '--') break;
+    if (!token.startsWith('-')) continue;
+    const add = valueOf(argv, index, '--add', '-a');
+    if (add !== undefined) {
+      return add.value === '' ? [] : [{ index: add.index, prefix: add.prefix, path: add.value }];
+    }
+    if (GIST_EDIT_VALUE_FLAGS.has(token)) index += 1;
+  }
+  return [];
+}
+
+/**
+ * Whether `gist create` reads a gist file from standard input: `always` when `-` is one of its
+ * files, `when_piped` when it names no file (gh reads standard input unless it is a terminal),
+ * else `never`. gh names that file itself (`gistfile<N>.txt`, or `--filename`), so relay checks
+ * the text and hands it to gh as its standard input rather than as a named snapshot.
+ *
+ * @param argv - gh's argv
+ */
+export function gistStandardInput(argv: readonly string[]): 'always' | 'when_piped' | 'never' {
+  if (argv[0] !== 'gist' || argv[1] !== 'create') return 'never';
+  const files = gistPositionals(argv, GIST_VALUE_FLAGS);
+  if (files.length === 0) return 'when_piped';
+  return files.some(({ value }) => value === '-') ? 'always' : 'never';
 }
 
 /**

@@ -1,7 +1,11 @@
 import { compileRules } from '@relay/rewrite-engine';
 import type { RuleSet } from '@relay/rewrite-engine';
 import { describe, expect, it } from 'vitest';
-import { checkFileContents, locateFileArguments } from './publication-best-effort.js';
+import {
+  checkFileContents,
+  gistStandardInput,
+  locateFileArguments,
+} from './publication-best-effort.js';
 import { forcePublicHost } from './publication-child-env.js';
 import { classifyCommandPublication } from './publication-commands.js';
 import {
@@ -231,8 +235,47 @@ describe('the best-effort path of unmodeled commands', () => {
         { index: 9, prefix: '', path: '-b.txt' },
       ],
     ],
+    [
+      'gist edit: the source file',
+      ['gist', 'edit', 'abc', '-f', 'a.txt', 'new.txt'],
+      [{ index: 5, prefix: '', path: 'new.txt' }],
+    ],
+    [
+      'gist edit: the source from standard input',
+      ['gist', 'edit', '-d', 'x', 'abc', '-'],
+      [{ index: 5, prefix: '', path: '-' }],
+    ],
+    [
+      'gist edit: the file of --add without a source',
+      ['gist', 'edit', 'abc', '--add', 'b.txt'],
+      [{ index: 4, prefix: '', path: 'b.txt' }],
+    ],
+    [
+      'gist edit: --add= and -a attached',
+      ['gist', 'edit', 'abc', '-ab.txt'],
+      [{ index: 3, prefix: '-a', path: 'b.txt' }],
+    ],
+    [
+      'gist edit: --add names the gist file when a source is given',
+      ['gist', 'edit', 'abc', '--add=new.md', 'src.md'],
+      [{ index: 4, prefix: '', path: 'src.md' }],
+    ],
+    ['gist edit: the editor (no file)', ['gist', 'edit', 'abc', '-f', 'a.txt'], []],
   ])('locates the content files: %s', (_name, argv, expected) => {
     expect(locateFileArguments(argv)).toEqual(expected);
+  });
+
+  it.each<[string[], ReturnType<typeof gistStandardInput>]>([
+    [['gist', 'create'], 'when_piped'],
+    [['gist', 'create', '-d', 'notes', '--public'], 'when_piped'],
+    [['gist', 'create', '-f', 'a.txt', '-'], 'always'],
+    [['gist', 'create', 'a.txt', '-'], 'always'],
+    [['gist', 'create', 'a.txt'], 'never'],
+    [['gist', 'create', '--', '-'], 'always'],
+    [['gist', 'edit', 'abc', '-'], 'never'],
+    [['issue', 'create'], 'never'],
+  ])('gist create reads standard input: %j → %s', (argv, mode) => {
+    expect(gistStandardInput(argv)).toBe(mode);
   });
 
   it('checks file contents without rewriting, within the budget', () => {

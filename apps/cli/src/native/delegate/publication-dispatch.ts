@@ -1,3 +1,4 @@
+import { isatty } from 'node:tty';
 import type { RuleSet } from '@relay/rewrite-engine';
 import type { CliDependencies } from '../../cli-dependencies.js';
 import { CliError } from '../../cli-error.js';
@@ -12,7 +13,11 @@ import { checkNativeArgv, formatRefusal } from './outbound-content-check.js';
 import { loadGuard, readBoundedFile, resolveEndpoint } from './outbound-guard.js';
 import { classifyNativeInvocation } from './protected-invocation.js';
 import { checkReleaseAssets, formatFileRefusal, readFileFacts } from './publication-assets.js';
-import { checkFileContents, locateFileArguments } from './publication-best-effort.js';
+import {
+  checkFileContents,
+  gistStandardInput,
+  locateFileArguments,
+} from './publication-best-effort.js';
 import { forcePublicHost } from './publication-child-env.js';
 import { classifyCommandPublication } from './publication-commands.js';
 import {
@@ -86,17 +91,22 @@ class ContentReader {
   }
 }
 
-/** Runs the native gh with the public host forced; captured when the merge record is asked for. */
+/**
+ * Runs the native gh with the public host forced; captured when the merge record is asked for.
+ * `stdinFile` (a checked snapshot) replaces the inherited standard input.
+ */
 async function runChild(
   deps: CliDependencies,
   argv: readonly string[],
   options: NativeDispatchOptions,
   diagnostics: boolean,
+  stdinFile?: string,
 ): Promise<number> {
   options.beforeRun?.();
   const path = await locateNativeCli(deps);
   const env = forcePublicHost(nativeEnv(deps.env));
   try {
+    if (stdinFile !== undefined) return await deps.execInherited(path, argv, env, { stdinFile });
     if (!diagnostics) return await deps.execInherited(path, argv, env);
     const [first, ...rest] = argv;
     const output = await deps.runProcess(path, [first ?? 'api', '--include', ...rest], { env });
@@ -176,7 +186,16 @@ async function runModeled(
   });
 }
 
-/** An unmodeled command: the argv check, its content files checked, stdin through a snapshot. */
+/** Whether gh will read a gist file from this process's standard input (`gist create`). */
+function readsGistStandardInput(argv: readonly string[]): boolean {
+  const mode = gistStandardInput(argv);
+  return mode === 'always' || (mode === 'when_piped' && !isatty(0));
+}
+
+/**
+ * An unmodeled command: the argv check, its content files checked, stdin through a snapshot
+ * (a named `-` swapped for the snapshot's path, or `gist create`'s standard input fed from it).
+ */
 async function runBestEffort(
   deps: CliDependencies,
   guard: RuleSet,
@@ -198,8 +217,17 @@ async function runBestEffort(
       ),
     );
   }
-  const checked = checkFileContents(guard, texts);
+  const gistStdin = readsGistStandardInput(argv)
+    ? await reader.read({ kind: 'stdin' }, 'content file')
+    : undefined;
+  const checked = checkFileContents(guard, gistStdin === undefined ? texts : [...texts, gistStdin]);
   if (!checked.ok) refuse(checked.error);
+  if (gistStdin !== undefined) {
+    return withSnapshotDirectory(async (directory) => {
+      const path = await directory.write('stdin', gistStdin);
+      return runChild(deps, argv, options, false, path);
+    });
+  }
   const reference = files.find((file) => file.path === '-');
   if (reference === undefined) return runChild(deps, argv, options, false);
   const stdinText = texts[files.indexOf(reference)] ?? '';
