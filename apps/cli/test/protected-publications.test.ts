@@ -28,7 +28,7 @@ const SHA = '0123456789abcdef0123456789abcdef01234567';
 /**
  * The fake gh: argv one per line, GH_HOST/GH_REPO, for every snapshot argument
  * (`--body-file=…`, `--notes-file=…`, `key=@…`) its path, file mode, directory mode and text;
- * its standard input (FAKE_GH_STDIN set); optional sleep (FAKE_GH_SLEEP), stdout (FAKE_GH_STDOUT,
+ * its standard input (FAKE_GH_STDIN set); `alias list` prints FAKE_GH_ALIASES; optional sleep (FAKE_GH_SLEEP), stdout (FAKE_GH_STDOUT,
  * printf %b) and exit (FAKE_GH_EXIT).
  */
 function writeFakeGh(dir: string): string {
@@ -38,6 +38,9 @@ function writeFakeGh(dir: string): string {
     path,
     [
       '#!/bin/sh',
+      'if [ "$1 $2" = "alias list" ] && [ -n "$FAKE_GH_ALIASES" ]; then',
+      '  printf "%s" "$FAKE_GH_ALIASES"; exit 0',
+      'fi',
       `: > "${out}-argv"`,
       `: > "${out}-snapshots"`,
       `for a in "$@"; do printf '%s\\n' "$a" >> "${out}-argv"; done`,
@@ -627,6 +630,39 @@ describe('unmodeled commands: best-effort filtering', () => {
     expect(result.code).toBe(0);
     expect(shownArgv()).toEqual(['api', 'graphql', '-F', 'query=@<snapshot>']);
     expect(snapshots().map((s) => s.text)).toEqual(['{ viewer { login } }']);
+  });
+});
+
+describe('gh aliases: the expansion gh will run is checked', () => {
+  const aliases = [
+    'co: pr checkout',
+    `ic: 'issue comment 3 --body "about project-f\\alcon"'`,
+    'cc: issue comment 3 --body project-falc$1',
+    'sh: \'!gh issue comment 3 --body "falcon-$1"\'',
+    '',
+  ].join('\n');
+  const refused =
+    'relay: refused: the gh alias expansion matches the string-rewrite policy (string_rewrite_blocked)\n';
+
+  it.each<[string, string[]]>([
+    ['a backslash gh unquotes', ['ic']],
+    ['an argument gh substitutes into the expansion', ['cc', 'on']],
+    ['a shell alias', ['sh', '7']],
+  ])('refuses %s; gh never runs', async (_name, argv) => {
+    const result = await relay(argv, { FAKE_GH_ALIASES: aliases });
+    expect(result).toMatchObject({ code: 1, stdout: '', stderr: refused });
+    expect(ghArgv()).toEqual(['not run']);
+  });
+
+  it('runs an alias whose expansion passes, and an extension or typo unchanged', async () => {
+    for (const argv of [
+      ['co', '12'],
+      ['cc', 'ery'],
+      ['my-extension', 'x'],
+    ]) {
+      expect((await relay(argv, { FAKE_GH_ALIASES: aliases })).code).toBe(0);
+      expect(ghArgv()).toEqual(argv);
+    }
   });
 });
 

@@ -18,6 +18,12 @@ import {
   gistStandardInput,
   locateFileArguments,
 } from './publication-best-effort.js';
+import {
+  aliasCandidates,
+  aliasExpansionTexts,
+  findAlias,
+  parseAliasList,
+} from './publication-alias.js';
 import { forcePublicHost } from './publication-child-env.js';
 import { classifyCommandPublication } from './publication-commands.js';
 import {
@@ -186,6 +192,40 @@ async function runModeled(
   });
 }
 
+/**
+ * When the argv's command is not one of gh's own and the policy has rules, reads gh's alias
+ * table (`gh alias list`, run like the child) and, when the command is an alias, checks its
+ * expansion as gh will read it ({@link aliasExpansionTexts}): a match refuses.
+ *
+ * @throws CliError `string_rewrite_blocked`, `native_cli_missing`
+ */
+async function checkAliasExpansion(
+  deps: CliDependencies,
+  guard: RuleSet,
+  argv: readonly string[],
+): Promise<void> {
+  if (guard.rules.length === 0 || aliasCandidates(argv).length === 0) return;
+  const path = await locateNativeCli(deps);
+  let stdout: Uint8Array;
+  try {
+    const env = forcePublicHost(nativeEnv(deps.env));
+    stdout = (await deps.runProcess(path, ['alias', 'list'], { env })).stdout;
+  } catch {
+    throw new CliError('native_cli_missing', { message: 'The native CLI could not be started.' });
+  }
+  const alias = findAlias(argv, parseAliasList(new TextDecoder().decode(stdout)));
+  if (alias === undefined) return;
+  for (const text of aliasExpansionTexts(alias.entry, alias.args)) {
+    const checked = guard.check(text);
+    if (!checked.ok) {
+      const where = 'the gh alias expansion';
+      throw new CliError('string_rewrite_blocked', {
+        message: formatRefusal({ kind: 'refuse', where, failure: checked.error }),
+      });
+    }
+  }
+}
+
 /** Whether gh will read a gist file from this process's standard input (`gist create`). */
 function readsGistStandardInput(argv: readonly string[]): boolean {
   const mode = gistStandardInput(argv);
@@ -206,6 +246,7 @@ async function runBestEffort(
   if (verdict.kind === 'refuse') {
     throw new CliError('string_rewrite_blocked', { message: formatRefusal(verdict) });
   }
+  await checkAliasExpansion(deps, guard, argv);
   const files = locateFileArguments(argv);
   const reader = new ContentReader(deps);
   const texts: string[] = [];
