@@ -560,6 +560,29 @@ describe('unmodeled commands: best-effort filtering', () => {
     expect(ghArgv()?.slice(0, 3)).toEqual(['api', 'graphql', '-f']);
   });
 
+  it('checks base64 content decoded, as the contents API commits it', async () => {
+    const leak = Buffer.from('about project-falcon').toString('base64');
+    const put = ['api', '-X', 'PUT', 'repos/acme/widgets/contents/a.md', '-f', 'message=m'];
+    const refused = { code: 1, stdout: '' };
+    expect(await relay([...put, '-f', `content=${leak}`])).toMatchObject({
+      ...refused,
+      stderr:
+        'relay: refused: argument 8 matches the string-rewrite policy (string_rewrite_blocked)\n',
+    });
+    expect(ghArgv()).toEqual(['not run']);
+    writeFileSync(join(work, 'a.b64'), `${leak}\n`);
+    expect(await relay([...put, '-F', 'content=@a.b64'])).toMatchObject(refused);
+    expect(ghArgv()).toEqual(['not run']);
+    writeFileSync(join(work, 'in.json'), JSON.stringify({ message: 'm', content: leak }));
+    expect(
+      await relay(['api', '-X', 'PUT', 'repos/acme/widgets/contents/a.md', '--input', 'in.json']),
+    ).toMatchObject(refused);
+    expect(ghArgv()).toEqual(['not run']);
+    const clean = [...put, '-f', `content=${Buffer.from('fine text').toString('base64')}`];
+    expect((await relay(clean)).code).toBe(0);
+    expect(ghArgv()).toEqual(clean);
+  });
+
   it('checks a percent-encoded gh api endpoint decoded, as the forge reads it', async () => {
     for (const endpoint of [
       'repos/acme/widgets/issues?labels=project%2Dfalcon',

@@ -1,6 +1,10 @@
 import type { RelayRequestInput } from '@relay/protocol';
 import type { GuardFailure, RuleSet } from '@relay/rewrite-engine';
-import { graphqlStringViews, percentDecodedViews } from './outbound-decoded-views.js';
+import {
+  base64DecodedViews,
+  graphqlStringViews,
+  percentDecodedViews,
+} from './outbound-decoded-views.js';
 
 /**
  * The verdict of the outbound guard on what is about to leave the machine. A refusal names
@@ -25,7 +29,9 @@ const PASS: OutboundVerdict = { kind: 'pass' };
  * ({@link percentDecodedViews}): gh puts `gh api`'s endpoint into the URL as given and the
  * forge decodes it, so `repos/o/r/issues?labels=%41` is checked as `…labels=A` too; and the
  * escaped GraphQL strings of the element decoded ({@link graphqlStringViews}: `gh api graphql
- * -f query=…` sends the query as written, and the forge reads `"\u0041"` in it as `A`).
+ * -f query=…` sends the query as written, and the forge reads `"\u0041"` in it as `A`); and the
+ * base64 reading of a text that is base64 ({@link base64DecodedViews}: `-f content=QQ==` of the
+ * contents API commits `A`).
  */
 export function argumentTexts(element: string): readonly string[] {
   const texts = [element];
@@ -37,7 +43,12 @@ export function argumentTexts(element: string): readonly string[] {
   }
   const equals = element.indexOf('=');
   if (equals > 0 && !element.startsWith('-')) texts.push(element.slice(equals + 1));
-  return [...texts, ...texts.flatMap(percentDecodedViews), ...texts.flatMap(graphqlStringViews)];
+  return [
+    ...texts,
+    ...texts.flatMap(percentDecodedViews),
+    ...texts.flatMap(graphqlStringViews),
+    ...texts.flatMap(base64DecodedViews),
+  ];
 }
 
 function firstFailure(ruleSet: RuleSet, texts: readonly string[]): GuardFailure | undefined {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  base64DecodedViews,
   contentFileViews,
   graphqlStringViews,
   jsonStringViews,
@@ -72,5 +73,33 @@ describe('contentFileViews', () => {
     ]);
     expect(contentFileViews('mutation { a(b: "\\u0041") }')).toEqual(['A']);
     expect(contentFileViews('plain text')).toEqual([]);
+  });
+});
+
+describe('base64DecodedViews', () => {
+  it.each<[string, string[]]>([
+    ['U0VDUkVU', ['SECRET']],
+    ['U0VDUkVUCg==', ['SECRET\n']],
+    ['U0VD\nUkVU\n', ['SECRET']],
+    ['U0VDUkVUIQ', ['SECRET!']],
+    ['Y2Fmw6k-Pz8_', ['café>???']],
+    ['//79U0VDUkVU', ['\u001a\u001a\u001aSECRET']],
+    ['SECRET', []],
+    ['U0VDUkVU!', []],
+    ['a=b=c=dd', []],
+    ['U0VDUkVUU', []],
+  ])('%j', (text, views) => {
+    expect(base64DecodedViews(text)).toEqual(views);
+  });
+
+  it('never reads longer than the text', () => {
+    const text = 'a'.repeat(1 << 20);
+    const [view = ''] = base64DecodedViews(text);
+    expect(new TextEncoder().encode(view).byteLength).toBeLessThanOrEqual(text.length);
+  });
+
+  it('reads the base64 of a content file and of each JSON string in it', () => {
+    expect(contentFileViews('U0VDUkVU')).toEqual(['SECRET']);
+    expect(contentFileViews('{"message":"m","content":"U0VDUkVU"}')).toEqual(['SECRET']);
   });
 });

@@ -13,6 +13,8 @@
  * - GraphQL string escapes: `gh api graphql -f query=…` (or `-F query=@file`, or a query in
  *   an `--input` JSON body) sends the query as written, and the forge decodes its strings
  *   (`addComment(input: {body: "\u0041"})` publishes `A`).
+ * - Base64: the forge decodes base64 content it is given (`gh api -X PUT
+ *   repos/o/r/contents/f -f content=QQ==` commits a file holding `A`; git blobs likewise).
  */
 
 const PERCENT_RUN = /(?:%[0-9A-Fa-f]{2})+/g;
@@ -56,17 +58,19 @@ const JSON_STRING_TOKEN = /"(?:[^"\\]|\\.)*"/gs;
  * backslash read as they are written (the text itself is checked), and a token JSON does not
  * accept (a raw line break, an unknown escape) is left out. One linear scan.
  *
+ * @param text - the text
+ * @param unescaped - also every token without an escape (each JSON string, for base64)
  * @example
  * ```ts
  * jsonStringViews('{"body":"\\u0041"}'); // ['A']
  * jsonStringViews('{"body":"A"}'); // []
  * ```
  */
-export function jsonStringViews(text: string): string[] {
-  if (!text.includes('\\')) return [];
+export function jsonStringViews(text: string, unescaped = false): string[] {
+  if (!unescaped && !text.includes('\\')) return [];
   const views: string[] = [];
   for (const [token] of text.matchAll(JSON_STRING_TOKEN)) {
-    if (!token.includes('\\')) continue;
+    if (!unescaped && !token.includes('\\')) continue;
     try {
       views.push(JSON.parse(token) as string);
     } catch {
@@ -177,12 +181,45 @@ export function graphqlStringViews(text: string): string[] {
   return views;
 }
 
+/** Base64 in either alphabet, padded or not, possibly wrapped in lines (MIME style). */
+const BASE64_TEXT = /^[A-Za-z0-9+/_-]+={0,2}$/;
+/** Shorter texts are words more often than base64, and decode to at most 5 bytes. */
+const BASE64_MIN_LENGTH = 8;
+
+/**
+ * The base64 reading of `text`, when the whole text (line breaks and spaces taken out) is
+ * base64 of at least 8 characters: its bytes as UTF-8, each byte that is not UTF-8 read as
+ * U+001A (one byte, so that text around binary stays whole and the reading is never longer
+ * than the text: a text within the 1 MiB budget has a reading within it). Empty otherwise.
+ *
+ * @example
+ * ```ts
+ * base64DecodedViews('U0VDUkVU'); // ['SECRET']
+ * ```
+ */
+export function base64DecodedViews(text: string): string[] {
+  const compact = text.replace(/\s+/g, '');
+  if (compact.length < BASE64_MIN_LENGTH || compact.length % 4 === 1) return [];
+  if (!BASE64_TEXT.test(compact)) return [];
+  const bytes = Buffer.from(compact.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+  return [utf8.decode(bytes).replaceAll('\ufffd', '\u001a')];
+}
+
 /**
  * Every reading of a content file relay checks besides the text itself: its escaped JSON
  * strings decoded, its escaped GraphQL strings decoded, and the GraphQL strings of those JSON
- * strings (a query inside an `--input` body is escaped twice), each reading once.
+ * strings (a query inside an `--input` body is escaped twice); the base64 reading of the text
+ * (`-F content=@file`) and of every JSON string (a `content` member of an `--input` body), each
+ * reading once.
  */
 export function contentFileViews(text: string): string[] {
   const json = jsonStringViews(text);
-  return [...new Set([...json, ...graphqlStringViews(text), ...json.flatMap(graphqlStringViews)])];
+  return [
+    ...new Set([
+      ...json,
+      ...graphqlStringViews(text),
+      ...json.flatMap(graphqlStringViews),
+      ...[text, ...jsonStringViews(text, true)].flatMap(base64DecodedViews),
+    ]),
+  ];
 }
