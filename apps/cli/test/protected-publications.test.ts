@@ -631,6 +631,29 @@ describe('unmodeled commands: best-effort filtering', () => {
     expect(leftoverSnapshots()).toEqual([]);
   });
 
+  it('checks the standard input of workflow run --json and variable set, and an env file', async () => {
+    const refused = {
+      code: 1,
+      stdout: '',
+      stderr:
+        'relay: refused: a content file matches the string-rewrite policy (string_rewrite_blocked)\n',
+    };
+    writeFileSync(join(work, 'vars.env'), 'A=falcon-9\n');
+    for (const [argv, input] of [
+      [['workflow', 'run', 'ci.yml', '--json'], '{"note":"project-falcon"}'],
+      [['variable', 'set', 'NOTE'], 'project-falcon\n'],
+      [['variable', 'set', '--env-file', 'vars.env'], ''],
+    ] as const) {
+      expect(await relay(argv, { FAKE_GH_STDIN: '1' }, input)).toMatchObject(refused);
+      expect(ghArgv()).toEqual(['not run']);
+    }
+    const clean = ['variable', 'set', 'NOTE', '-R', 'acme/widgets'];
+    expect((await relay(clean, { FAKE_GH_STDIN: '1' }, 'fine\n')).code).toBe(0);
+    expect(ghArgv()).toEqual(clean);
+    expect(ghFile('stdin')).toBe('fine\n');
+    expect(leftoverSnapshots()).toEqual([]);
+  });
+
   it('checks the files of gist edit: the source, standard input, the file of --add', async () => {
     writeFileSync(join(work, 'leak.txt'), 'see project-falcon');
     writeFileSync(join(work, 'fine.txt'), 'fine');

@@ -61,6 +61,11 @@ export function locateFileArguments(argv: readonly string[]): FileArgument[] {
   const command = `${argv[0] ?? ''} ${argv[1] ?? ''}`;
   if (command === 'gist create') return locateGistFiles(argv);
   if (command === 'gist edit') return locateGistEditFiles(argv);
+  if (command === 'variable set') {
+    return flagOccurrences(argv, '--env-file', '-f')
+      .filter(({ value }) => value !== '')
+      .map(({ index, prefix, value }) => ({ index, prefix, path: value }));
+  }
   const fieldCommand = argv[0] === 'api' || FIELD_COMMANDS.has(command);
   const found: FileArgument[] = [];
   for (let index = 0; index < argv.length; index++) {
@@ -155,6 +160,59 @@ function locateGistEditFiles(argv: readonly string[]): FileArgument[] {
   return [];
 }
 
+/** Every occurrence of a value flag before `--`, in any of pflag's spellings. */
+function flagOccurrences(
+  argv: readonly string[],
+  long: string,
+  short: string,
+): { index: number; prefix: string; value: string }[] {
+  const found: { index: number; prefix: string; value: string }[] = [];
+  for (let index = 2; index < argv.length; index++) {
+    const token = argv[index] ?? '';
+    if (token === '--') break;
+    if (!token.startsWith('-')) continue;
+    const value = valueOf(argv, index, long, short);
+    if (value !== undefined) {
+      found.push(value);
+      index = value.index;
+    }
+  }
+  return found;
+}
+
+/** How an unmodeled command reads content from standard input (see {@link standardInputContent}). */
+export type StandardInputUse = 'always' | 'when_piped' | 'never';
+
+/**
+ * Whether an unmodeled command publishes what it reads from standard input, and not through a
+ * named `-` (that one is swapped for a snapshot): `gist create` ({@link gistStandardInput});
+ * `workflow run --json` (the workflow's inputs, read when standard input is not a terminal);
+ * `variable set` without a nonempty `--body` and without `--env-file` (the variable's value,
+ * read when standard input is not a terminal; gh prompts on a terminal). Relay reads that
+ * input, checks it, and hands it to gh as its standard input.
+ *
+ * @param argv - gh's argv
+ */
+export function standardInputContent(argv: readonly string[]): StandardInputUse {
+  const command = `${argv[0] ?? ''} ${argv[1] ?? ''}`;
+  if (command === 'gist create') return gistStandardInput(argv);
+  if (command === 'workflow run') {
+    const end = argv.indexOf('--');
+    const flags = end < 0 ? argv : argv.slice(0, end);
+    return flags.some(
+      (token) => token === '--json' || /^--json=(?:1|t|T|true|TRUE|True)$/.test(token),
+    )
+      ? 'when_piped'
+      : 'never';
+  }
+  if (command === 'variable set') {
+    const body = flagOccurrences(argv, '--body', '-b').some(({ value }) => value !== '');
+    const envFile = flagOccurrences(argv, '--env-file', '-f').length > 0;
+    return body || envFile ? 'never' : 'when_piped';
+  }
+  return 'never';
+}
+
 /**
  * Whether `gist create` reads a gist file from standard input: `always` when `-` is one of its
  * files, `when_piped` when it names no file (gh reads standard input unless it is a terminal),
@@ -163,7 +221,7 @@ function locateGistEditFiles(argv: readonly string[]): FileArgument[] {
  *
  * @param argv - gh's argv
  */
-export function gistStandardInput(argv: readonly string[]): 'always' | 'when_piped' | 'never' {
+export function gistStandardInput(argv: readonly string[]): StandardInputUse {
   if (argv[0] !== 'gist' || argv[1] !== 'create') return 'never';
   const files = gistPositionals(argv, GIST_VALUE_FLAGS);
   if (files.length === 0) return 'when_piped';

@@ -5,6 +5,7 @@ import {
   checkFileContents,
   gistStandardInput,
   locateFileArguments,
+  standardInputContent,
 } from './publication-best-effort.js';
 import { forcePublicHost } from './publication-child-env.js';
 import { classifyCommandPublication } from './publication-commands.js';
@@ -261,6 +262,19 @@ describe('the best-effort path of unmodeled commands', () => {
       [{ index: 4, prefix: '', path: 'src.md' }],
     ],
     ['gist edit: the editor (no file)', ['gist', 'edit', 'abc', '-f', 'a.txt'], []],
+    [
+      'variable set: the env file',
+      ['variable', 'set', '--env-file', 'vars.env'],
+      [{ index: 3, prefix: '', path: 'vars.env' }],
+    ],
+    [
+      'variable set: -f attached, and standard input',
+      ['variable', 'set', '-fvars.env', '-f', '-'],
+      [
+        { index: 2, prefix: '-f', path: 'vars.env' },
+        { index: 4, prefix: '', path: '-' },
+      ],
+    ],
   ])('locates the content files: %s', (_name, argv, expected) => {
     expect(locateFileArguments(argv)).toEqual(expected);
   });
@@ -276,6 +290,23 @@ describe('the best-effort path of unmodeled commands', () => {
     [['issue', 'create'], 'never'],
   ])('gist create reads standard input: %j → %s', (argv, mode) => {
     expect(gistStandardInput(argv)).toBe(mode);
+  });
+
+  it.each<[string[], ReturnType<typeof standardInputContent>]>([
+    [['gist', 'create'], 'when_piped'],
+    [['workflow', 'run', 'ci.yml', '--json'], 'when_piped'],
+    [['workflow', 'run', 'ci.yml', '--json=true'], 'when_piped'],
+    [['workflow', 'run', 'ci.yml', '--json=false'], 'never'],
+    [['workflow', 'run', 'ci.yml', '-f', 'a=b'], 'never'],
+    [['workflow', 'run', 'ci.yml', '--', '--json'], 'never'],
+    [['variable', 'set', 'NAME'], 'when_piped'],
+    [['variable', 'set', 'NAME', '--body='], 'when_piped'],
+    [['variable', 'set', 'NAME', '-b', 'value'], 'never'],
+    [['variable', 'set', 'NAME', '-bvalue'], 'never'],
+    [['variable', 'set', '--env-file', 'x.env'], 'never'],
+    [['secret', 'set', 'NAME'], 'never'],
+  ])('standard input published: %j → %s', (argv, mode) => {
+    expect(standardInputContent(argv)).toBe(mode);
   });
 
   it('checks file contents without rewriting, within the budget', () => {

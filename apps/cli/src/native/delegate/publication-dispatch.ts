@@ -15,8 +15,8 @@ import { classifyNativeInvocation } from './protected-invocation.js';
 import { checkReleaseAssets, formatFileRefusal, readFileFacts } from './publication-assets.js';
 import {
   checkFileContents,
-  gistStandardInput,
   locateFileArguments,
+  standardInputContent,
 } from './publication-best-effort.js';
 import {
   aliasCandidates,
@@ -226,15 +226,16 @@ async function checkAliasExpansion(
   }
 }
 
-/** Whether gh will read a gist file from this process's standard input (`gist create`). */
-function readsGistStandardInput(argv: readonly string[]): boolean {
-  const mode = gistStandardInput(argv);
+/** Whether gh will publish what it reads from this process's standard input. */
+function readsStandardInputContent(argv: readonly string[]): boolean {
+  const mode = standardInputContent(argv);
   return mode === 'always' || (mode === 'when_piped' && !isatty(0));
 }
 
 /**
  * An unmodeled command: the argv check, its content files checked, stdin through a snapshot
- * (a named `-` swapped for the snapshot's path, or `gist create`'s standard input fed from it).
+ * (a named `-` swapped for the snapshot's path, or the standard input `gist create`,
+ * `workflow run --json` and `variable set` publish fed from it).
  */
 async function runBestEffort(
   deps: CliDependencies,
@@ -258,14 +259,17 @@ async function runBestEffort(
       ),
     );
   }
-  const gistStdin = readsGistStandardInput(argv)
+  const stdinContent = readsStandardInputContent(argv)
     ? await reader.read({ kind: 'stdin' }, 'content file')
     : undefined;
-  const checked = checkFileContents(guard, gistStdin === undefined ? texts : [...texts, gistStdin]);
+  const checked = checkFileContents(
+    guard,
+    stdinContent === undefined ? texts : [...texts, stdinContent],
+  );
   if (!checked.ok) refuse(checked.error);
-  if (gistStdin !== undefined) {
+  if (stdinContent !== undefined) {
     return withSnapshotDirectory(async (directory) => {
-      const path = await directory.write('stdin', gistStdin);
+      const path = await directory.write('stdin', stdinContent);
       return runChild(deps, argv, options, false, path);
     });
   }
