@@ -434,6 +434,12 @@ describe('refusals: gh never runs', () => {
       'relay: refused: --match-head-commit needs a full lowercase 40-hex commit sha for an exact-head squash merge (usage_error)\n',
     ],
     [
+      "a release create that publishes the local tag's annotation",
+      ['release', 'create', 'v1', '--draft', '--verify-tag', '--notes-from-tag'],
+      2,
+      'relay: refused: release create runs only in its modeled shape (a tag, assets, known flags, no prompts, one title and one notes source) (usage_error)\n',
+    ],
+    [
       'an unmodeled command whose argument matches',
       ['issue', 'create', '--editor', '-t', 'project-falcon'],
       1,

@@ -229,6 +229,16 @@ describe('classifyCommandPublication: the modeled gh commands (client rule 16)',
       ['release', 'create', '--draft', '--verify-tag'],
       'release_create_shape',
     ],
+    [
+      "--notes-from-tag (gh appends the local tag's annotation, unseen)",
+      ['release', 'create', 'v1', '--draft', '--verify-tag', '--notes-from-tag'],
+      'release_create_shape',
+    ],
+    [
+      '--notes-from-tag beside --notes',
+      ['release', 'create', 'v1', '--draft', '--verify-tag', '-n', 'N', '--notes-from-tag'],
+      'release_create_shape',
+    ],
   ])('release create is refused: %s', (_name, argv, code) => {
     expect(classifyCommandPublication(argv)).toEqual({ kind: 'refused', code });
   });

@@ -25,7 +25,8 @@ import type { ParsedPublicationArgv, PublicationFlagSpec } from './publication-f
  * - `text` / `text_file`: the command's long text (`--body`/`--body-file`,
  *   `--notes`/`--notes-file`): rewritten and passed through a private snapshot file;
  * - `unmodeled`: its presence makes the invocation not modeled (editors, browsers, templates,
- *   autofill, recovery files: content relay cannot see before gh publishes it).
+ *   autofill, recovery files, a tag's annotation: content relay cannot see before gh
+ *   publishes it).
  */
 type FlagRole = 'plain' | 'title' | 'text' | 'text_file' | 'unmodeled';
 
@@ -214,7 +215,9 @@ const COMMAND_MODELS: Readonly<Record<string, CommandModel>> = {
       flag('notes-start-tag', undefined, 'string', 'plain'),
       flag('latest', undefined, 'bool', 'plain'),
       flag('verify-tag', undefined, 'bool', 'plain'),
-      flag('notes-from-tag', undefined, 'bool', 'plain'),
+      // gh appends the local tag's annotation (`git tag --list`) to the notes: content relay
+      // never sees, so a release create with it is refused (its shape is not modeled).
+      flag('notes-from-tag', undefined, 'bool', 'unmodeled'),
     ],
     minPositionals: 1,
     maxPositionals: Number.POSITIVE_INFINITY,
