@@ -50,9 +50,18 @@ describe('parseAliasList', () => {
       },
       {
         names: ['multi'],
-        expansions: ['|-\nissue comment 1\n--body two', 'issue comment 1\n--body two'],
+        expansions: [
+          '|-\nissue comment 1\n--body two',
+          '|- issue comment 1 --body two',
+          'issue comment 1\n--body two',
+        ],
       },
     ]);
+  });
+
+  it('reads a folded long value with its fold as a space', () => {
+    const list = "long: 'issue comment 1 --body a\n    SECRET'\n";
+    expect(parseAliasList(list)[0]?.expansions).toContain('issue comment 1 --body a SECRET');
   });
 
   it('reads nothing from an empty list', () => {

@@ -98,8 +98,10 @@ export function parseAliasList(text: string): AliasEntry[] {
   return entries.map(({ names, lines }) => {
     const [head = '', ...rest] = lines;
     const block = /^[|>][-+]?$/.test(head) ? [rest.join('\n')] : [];
+    // A long scalar YAML folds onto indented lines: a fold is a space; a block keeps its breaks.
+    const folded = rest.length === 0 ? [] : unquoteYaml([head, ...rest].join(' '));
     const joined = [head, ...rest].join('\n');
-    return { names, expansions: [...unquoteYaml(joined), ...block] };
+    return { names, expansions: [...unquoteYaml(joined), ...folded, ...block] };
   });
 }
 
