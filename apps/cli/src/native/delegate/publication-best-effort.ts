@@ -15,6 +15,12 @@ export interface FileArgument {
   readonly index: number;
   readonly prefix: string;
   readonly path: string;
+  /**
+   * Set when gh also uses the file's name (a `gist create` file, `gist edit --add`): the
+   * argument then stays as it is; any other file gh reads only for its content, so relay hands
+   * gh the private snapshot of the text it checked instead.
+   */
+  readonly named?: true;
 }
 
 /** Flags whose value is a content file, for commands other than `api` and `workflow run`. */
@@ -135,7 +141,7 @@ function gistPositionals(
 function locateGistFiles(argv: readonly string[]): FileArgument[] {
   return gistPositionals(argv, GIST_VALUE_FLAGS)
     .filter(({ value }) => value !== '-' && value !== '')
-    .map(({ index, value }) => ({ index, prefix: '', path: value }));
+    .map(({ index, value }) => ({ index, prefix: '', path: value, named: true }));
 }
 
 /**
@@ -153,7 +159,8 @@ function locateGistEditFiles(argv: readonly string[]): FileArgument[] {
     if (!token.startsWith('-')) continue;
     const add = valueOf(argv, index, '--add', '-a');
     if (add !== undefined) {
-      return add.value === '' ? [] : [{ index: add.index, prefix: add.prefix, path: add.value }];
+      if (add.value === '') return [];
+      return [{ index: add.index, prefix: add.prefix, path: add.value, named: true }];
     }
     if (GIST_EDIT_VALUE_FLAGS.has(token)) index += 1;
   }

@@ -7,6 +7,7 @@ import {
   locateFileArguments,
   standardInputContent,
 } from './publication-best-effort.js';
+import type { FileArgument } from './publication-best-effort.js';
 import { forcePublicHost } from './publication-child-env.js';
 import { classifyCommandPublication } from './publication-commands.js';
 import {
@@ -179,7 +180,7 @@ describe('decodeContent', () => {
 });
 
 describe('the best-effort path of unmodeled commands', () => {
-  it.each<[string, string[], { index: number; prefix: string; path: string }[]]>([
+  it.each<[string, string[], FileArgument[]]>([
     [
       'an unmodeled issue create',
       ['issue', 'create', '--body-file', 'b.md', '--editor'],
@@ -232,8 +233,8 @@ describe('the best-effort path of unmodeled commands', () => {
         '-b.txt',
       ],
       [
-        { index: 4, prefix: '', path: 'a.txt' },
-        { index: 9, prefix: '', path: '-b.txt' },
+        { index: 4, prefix: '', path: 'a.txt', named: true },
+        { index: 9, prefix: '', path: '-b.txt', named: true },
       ],
     ],
     [
@@ -249,12 +250,12 @@ describe('the best-effort path of unmodeled commands', () => {
     [
       'gist edit: the file of --add without a source',
       ['gist', 'edit', 'abc', '--add', 'b.txt'],
-      [{ index: 4, prefix: '', path: 'b.txt' }],
+      [{ index: 4, prefix: '', path: 'b.txt', named: true }],
     ],
     [
       'gist edit: --add= and -a attached',
       ['gist', 'edit', 'abc', '-ab.txt'],
-      [{ index: 3, prefix: '-a', path: 'b.txt' }],
+      [{ index: 3, prefix: '-a', path: 'b.txt', named: true }],
     ],
     [
       'gist edit: --add names the gist file when a source is given',

@@ -233,9 +233,11 @@ function readsStandardInputContent(argv: readonly string[]): boolean {
 }
 
 /**
- * An unmodeled command: the argv check, its content files checked, stdin through a snapshot
- * (a named `-` swapped for the snapshot's path, or the standard input `gist create`,
- * `workflow run --json` and `variable set` publish fed from it).
+ * An unmodeled command: the argv check, its content files checked and handed to gh as private
+ * snapshots of the checked text (each file gh reads only for its content, and a named `-`, is
+ * swapped for its snapshot's path, so a file changed after the check publishes nothing new;
+ * the standard input `gist create`, `workflow run --json` and `variable set` publish is fed
+ * from a snapshot).
  */
 async function runBestEffort(
   deps: CliDependencies,
@@ -267,21 +269,21 @@ async function runBestEffort(
     stdinContent === undefined ? texts : [...texts, stdinContent],
   );
   if (!checked.ok) refuse(checked.error);
-  if (stdinContent !== undefined) {
-    return withSnapshotDirectory(async (directory) => {
-      const path = await directory.write('stdin', stdinContent);
-      return runChild(deps, argv, options, false, path);
-    });
+  const swapped = files.flatMap((file, position) =>
+    file.named === true ? [] : [{ file, text: texts[position] ?? '' }],
+  );
+  if (swapped.length === 0 && stdinContent === undefined) {
+    return runChild(deps, argv, options, false);
   }
-  const reference = files.find((file) => file.path === '-');
-  if (reference === undefined) return runChild(deps, argv, options, false);
-  const stdinText = texts[files.indexOf(reference)] ?? '';
   return withSnapshotDirectory(async (directory) => {
-    const path = await directory.write('stdin', stdinText);
-    const replaced = argv.map((token, index) =>
-      index === reference.index ? `${reference.prefix}${path}` : token,
-    );
-    return runChild(deps, replaced, options, false);
+    const replaced = [...argv];
+    for (const [position, { file, text }] of swapped.entries()) {
+      const name = file.path === '-' ? 'stdin' : `file-${String(position)}`;
+      replaced[file.index] = `${file.prefix}${await directory.write(name, text)}`;
+    }
+    const input =
+      stdinContent === undefined ? undefined : await directory.write('input', stdinContent);
+    return runChild(deps, replaced, options, false, input);
   });
 }
 
