@@ -726,6 +726,7 @@ describe('gh aliases: the expansion gh will run is checked', () => {
     ['a backslash gh unquotes', ['ic']],
     ['an argument gh substitutes into the expansion', ['cc', 'on']],
     ['a shell alias', ['sh', '7']],
+    ['an alias after flags (cobra skips them)', ['-R', 'acme/widgets', 'ic']],
   ])('refuses %s; gh never runs', async (_name, argv) => {
     const result = await relay(argv, { FAKE_GH_ALIASES: aliases });
     expect(result).toMatchObject({ code: 1, stdout: '', stderr: refused });

@@ -20,8 +20,20 @@ describe('aliasCandidates', () => {
     [['--version'], []],
     [[], []],
     [['constructor'], ['constructor']],
+    [
+      ['-R', 'o/r', 'co', '12'],
+      ['o/r', 'co'],
+    ],
+    [['--web', 'co'], ['co']],
+    [
+      ['pr', '-R', 'o/r', 'mine'],
+      ['pr o/r', 'pr mine'],
+    ],
+    [['pr', '-R', 'o/r', 'list'], ['pr o/r']],
+    [['pr', '--repo=o/r', 'mine'], ['pr mine']],
+    [['--', 'co'], []],
   ])('%j', (argv, names) => {
-    expect(aliasCandidates(argv)).toEqual(names);
+    expect(aliasCandidates(argv).map(({ name }) => name)).toEqual(names);
   });
 });
 
@@ -104,5 +116,11 @@ describe('findAlias', () => {
     expect(findAlias(['issue', 'mine', '-L', '3'], entries)).toMatchObject({ args: ['-L', '3'] });
     expect(findAlias(['ext', 'x'], entries)).toBeUndefined();
     expect(findAlias(['pr', 'checkout', '12'], entries)).toBeUndefined();
+    expect(findAlias(['-R', 'o/r', 'co', '12'], entries)).toMatchObject({
+      args: ['-R', 'o/r', '12'],
+    });
+    expect(findAlias(['issue', '-R', 'o/r', 'mine'], entries)).toMatchObject({
+      args: ['-R', 'o/r'],
+    });
   });
 });

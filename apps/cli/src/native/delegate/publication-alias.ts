@@ -27,21 +27,66 @@ function isBuiltInCommand(word: string): boolean {
 }
 
 /**
- * The alias names an argv may invoke: its first word when that is not a gh command (an
- * alias, an extension or a typo), or `<group> <word>` when the first word is a gh command
- * group and the second is none of its verbs (gh v2.60 nests aliases under groups:
- * `gh alias set 'issue mine' …`). Empty for gh's own commands: an alias cannot shadow one.
+ * Where the next command word may stand from `from` on, as cobra's `Find` reads an argv
+ * (`stripFlags`: flags before a command word are skipped; `--x` without `=` and a two-letter
+ * `-x` take the next token as their value unless they are booleans, which relay cannot tell
+ * for an unknown command). Both readings are returned: the first non-flag token, and the first
+ * one when every such flag takes a value. Nothing after `--`.
+ */
+function commandWordIndices(argv: readonly string[], from: number): number[] {
+  const found = new Set<number>();
+  let index = from;
+  while (index < argv.length && argv[index] !== '--' && (argv[index] ?? '').startsWith('-')) {
+    index += 1;
+  }
+  if (index < argv.length && argv[index] !== '--') found.add(index);
+  index = from;
+  while (index < argv.length) {
+    const token = argv[index] ?? '';
+    if (token === '--') break;
+    if (token !== '' && !token.startsWith('-')) {
+      found.add(index);
+      break;
+    }
+    const takesValue = (token.startsWith('--') && !token.includes('=')) || /^-[^-=]$/.test(token);
+    index += takesValue ? 2 : 1;
+  }
+  return [...found];
+}
+
+/** A name an argv may invoke as an alias, and the argv indices of its words. */
+export interface AliasCandidate {
+  readonly name: string;
+  readonly indices: readonly number[];
+}
+
+/**
+ * The alias names an argv may invoke: its command word when that is not a gh command (an
+ * alias, an extension or a typo), or `<group> <word>` when the command word is a gh command
+ * group and the next word is none of its verbs (gh v2.60 nests aliases under groups:
+ * `gh alias set 'issue mine' …`). Flags may stand before either word, as cobra allows
+ * (`gh -R o/r co`, `gh pr -R o/r mine`). Empty for gh's own commands: an alias cannot shadow
+ * one.
  *
  * @param argv - gh's argv
  */
-export function aliasCandidates(argv: readonly string[]): string[] {
-  const [first, second] = argv;
-  if (first === undefined || first.startsWith('-')) return [];
-  if (!isBuiltInCommand(first)) return [first];
-  const group = Object.hasOwn(GH_COMMAND_GROUPS, first) ? GH_COMMAND_GROUPS[first] : undefined;
-  if (group === undefined || second === undefined || second.startsWith('-')) return [];
-  if (group.reads.includes(second) || group.writes.includes(second)) return [];
-  return [`${first} ${second}`];
+export function aliasCandidates(argv: readonly string[]): AliasCandidate[] {
+  const candidates: AliasCandidate[] = [];
+  for (const first of commandWordIndices(argv, 0)) {
+    const word = argv[first] ?? '';
+    if (!isBuiltInCommand(word)) {
+      candidates.push({ name: word, indices: [first] });
+      continue;
+    }
+    const group = Object.hasOwn(GH_COMMAND_GROUPS, word) ? GH_COMMAND_GROUPS[word] : undefined;
+    if (group === undefined) continue;
+    for (const second of commandWordIndices(argv, first + 1)) {
+      const verb = argv[second] ?? '';
+      if (group.reads.includes(verb) || group.writes.includes(verb)) continue;
+      candidates.push({ name: `${word} ${verb}`, indices: [first, second] });
+    }
+  }
+  return candidates;
 }
 
 /** One alias as `gh alias list` prints it: its name and the readings of its expansion. */
@@ -142,7 +187,8 @@ export function aliasExpansionTexts(entry: AliasEntry, args: readonly string[]):
 }
 
 /**
- * The alias an argv invokes, if any, with the arguments after its name.
+ * The alias an argv invokes, if any, with the other arguments in order (cobra hands an alias
+ * every argument but its own words).
  *
  * @param argv - gh's argv
  * @param entries - from {@link parseAliasList}
@@ -152,8 +198,10 @@ export function findAlias(
   entries: readonly AliasEntry[],
 ): { entry: AliasEntry; args: readonly string[] } | undefined {
   for (const candidate of aliasCandidates(argv)) {
-    const entry = entries.find(({ names }) => names.includes(candidate));
-    if (entry !== undefined) return { entry, args: argv.slice(candidate.split(' ').length) };
+    const entry = entries.find(({ names }) => names.includes(candidate.name));
+    if (entry !== undefined) {
+      return { entry, args: argv.filter((_, index) => !candidate.indices.includes(index)) };
+    }
   }
   return undefined;
 }
