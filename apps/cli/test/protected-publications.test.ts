@@ -703,6 +703,44 @@ describe('unmodeled commands: best-effort filtering', () => {
     expect(shownArgv()).toEqual(['pr', 'merge', '3', '--body-file', '<snapshot>', '--merge']);
   });
 
+  it('reads the command as cobra does: flags before the command words change nothing', async () => {
+    writeFileSync(join(work, 'leak.txt'), 'see project-falcon');
+    writeFileSync(join(work, 'in.json'), '{"body":"see project-falcon"}');
+    const refused =
+      'relay: refused: a content file matches the string-rewrite policy (string_rewrite_blocked)\n';
+    for (const argv of [
+      ['-d', 'notes', 'gist', 'create', 'leak.txt'],
+      ['-X', 'POST', 'api', 'repos/acme/widgets/issues/3/comments', '--input', 'in.json'],
+      ['-X', 'POST', 'api', 'repos/acme/widgets/releases', '--field', 'body=@leak.txt'],
+    ]) {
+      expect(await relay(argv)).toMatchObject({ code: 1, stdout: '', stderr: refused });
+      expect(ghArgv()).toEqual(['not run']);
+    }
+    const modeled = ['-R', 'acme/widgets', 'issue', 'comment', '3', '--body', 'a project-falcon'];
+    expect((await relay(modeled)).code).toBe(0);
+    expect(shownArgv()).toEqual([
+      'issue',
+      'comment',
+      '-R',
+      'acme/widgets',
+      '--body-file=<snapshot>',
+      '--',
+      '3',
+    ]);
+    expect(snapshots().map((s) => s.text)).toEqual(['a project-x']);
+    writeFileSync(join(work, 'in.json'), '{"body":"fine"}');
+    const clean = [
+      '-X',
+      'POST',
+      'api',
+      'repos/acme/widgets/issues/3/comments',
+      '--input',
+      'in.json',
+    ];
+    expect((await relay(clean)).code).toBe(0);
+    expect(shownArgv()).toEqual([...clean.slice(0, -1), '<snapshot>']);
+  });
+
   it('passes standard input of an unmodeled gh api through a checked snapshot', async () => {
     const result = await relay(['api', 'graphql', '-F', 'query=@-'], {}, '{ viewer { login } }');
     expect(result.code).toBe(0);

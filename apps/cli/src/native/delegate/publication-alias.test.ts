@@ -20,16 +20,12 @@ describe('aliasCandidates', () => {
     [['--version'], []],
     [[], []],
     [['constructor'], ['constructor']],
-    [
-      ['-R', 'o/r', 'co', '12'],
-      ['o/r', 'co'],
-    ],
-    [['--web', 'co'], ['co']],
-    [
-      ['pr', '-R', 'o/r', 'mine'],
-      ['pr o/r', 'pr mine'],
-    ],
-    [['pr', '-R', 'o/r', 'list'], ['pr o/r']],
+    [['-R', 'o/r', 'co', '12'], ['co']],
+    [['--web', 'co'], []],
+    [['--web', 'co', '12'], ['12']],
+    [['pr', '-R', 'o/r', 'mine'], ['pr mine']],
+    [['pr', '-R', 'o/r', 'list'], []],
+    [['-d', 'notes', 'gist', 'create', 'a.txt'], []],
     [['pr', '--repo=o/r', 'mine'], ['pr mine']],
     [['--', 'co'], []],
   ])('%j', (argv, names) => {

@@ -1,4 +1,5 @@
 import { GH_COMMAND_GROUPS, GH_TOP_LEVEL_COMMANDS } from '../argv/gh-command-table.js';
+import { commandWordIndices } from './native-command-order.js';
 import { argumentTexts } from './outbound-content-check.js';
 import { GH_HELP_TOPICS } from './protected-invocation.js';
 
@@ -26,34 +27,6 @@ function isBuiltInCommand(word: string): boolean {
   );
 }
 
-/**
- * Where the next command word may stand from `from` on, as cobra's `Find` reads an argv
- * (`stripFlags`: flags before a command word are skipped; `--x` without `=` and a two-letter
- * `-x` take the next token as their value unless they are booleans, which relay cannot tell
- * for an unknown command). Both readings are returned: the first non-flag token, and the first
- * one when every such flag takes a value. Nothing after `--`.
- */
-function commandWordIndices(argv: readonly string[], from: number): number[] {
-  const found = new Set<number>();
-  let index = from;
-  while (index < argv.length && argv[index] !== '--' && (argv[index] ?? '').startsWith('-')) {
-    index += 1;
-  }
-  if (index < argv.length && argv[index] !== '--') found.add(index);
-  index = from;
-  while (index < argv.length) {
-    const token = argv[index] ?? '';
-    if (token === '--') break;
-    if (token !== '' && !token.startsWith('-')) {
-      found.add(index);
-      break;
-    }
-    const takesValue = (token.startsWith('--') && !token.includes('=')) || /^-[^-=]$/.test(token);
-    index += takesValue ? 2 : 1;
-  }
-  return [...found];
-}
-
 /** A name an argv may invoke as an alias, and the argv indices of its words. */
 export interface AliasCandidate {
   readonly name: string;
@@ -65,28 +38,21 @@ export interface AliasCandidate {
  * alias, an extension or a typo), or `<group> <word>` when the command word is a gh command
  * group and the next word is none of its verbs (gh v2.60 nests aliases under groups:
  * `gh alias set 'issue mine' …`). Flags may stand before either word, as cobra allows
- * (`gh -R o/r co`, `gh pr -R o/r mine`). Empty for gh's own commands: an alias cannot shadow
- * one.
+ * (`gh -R o/r co`, `gh pr -R o/r mine`): the words are found as cobra finds them
+ * ({@link commandWordIndices}). Empty for gh's own commands: an alias cannot shadow one.
  *
  * @param argv - gh's argv
  */
 export function aliasCandidates(argv: readonly string[]): AliasCandidate[] {
-  const candidates: AliasCandidate[] = [];
-  for (const first of commandWordIndices(argv, 0)) {
-    const word = argv[first] ?? '';
-    if (!isBuiltInCommand(word)) {
-      candidates.push({ name: word, indices: [first] });
-      continue;
-    }
-    const group = Object.hasOwn(GH_COMMAND_GROUPS, word) ? GH_COMMAND_GROUPS[word] : undefined;
-    if (group === undefined) continue;
-    for (const second of commandWordIndices(argv, first + 1)) {
-      const verb = argv[second] ?? '';
-      if (group.reads.includes(verb) || group.writes.includes(verb)) continue;
-      candidates.push({ name: `${word} ${verb}`, indices: [first, second] });
-    }
-  }
-  return candidates;
+  const [first, second] = commandWordIndices(argv);
+  if (first === undefined) return [];
+  const word = argv[first] ?? '';
+  if (!isBuiltInCommand(word)) return [{ name: word, indices: [first] }];
+  const group = Object.hasOwn(GH_COMMAND_GROUPS, word) ? GH_COMMAND_GROUPS[word] : undefined;
+  if (group === undefined || second === undefined) return [];
+  const verb = argv[second] ?? '';
+  if (group.reads.includes(verb) || group.writes.includes(verb)) return [];
+  return [{ name: `${word} ${verb}`, indices: [first, second] }];
 }
 
 /** One alias as `gh alias list` prints it: its name and the readings of its expansion. */

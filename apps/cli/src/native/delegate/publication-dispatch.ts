@@ -9,6 +9,8 @@ import {
   parseMergeDiagnostics,
 } from './merge-diagnostics.js';
 import { classifyExactHeadMerge } from './merge-exact-head.js';
+import { commandOrder } from './native-command-order.js';
+import type { CommandOrder } from './native-command-order.js';
 import { checkNativeArgv, formatRefusal } from './outbound-content-check.js';
 import { loadGuard, readBoundedFile, resolveEndpoint } from './outbound-guard.js';
 import { classifyNativeInvocation } from './protected-invocation.js';
@@ -233,16 +235,17 @@ function readsStandardInputContent(argv: readonly string[]): boolean {
 }
 
 /**
- * An unmodeled command: the argv check, its content files checked and handed to gh as private
- * snapshots of the checked text (each file gh reads only for its content, and a named `-`, is
- * swapped for its snapshot's path, so a file changed after the check publishes nothing new;
- * the standard input `gist create`, `workflow run --json` and `variable set` publish is fed
- * from a snapshot).
+ * An unmodeled command (`argv` as gh runs it, `order` as cobra reads it): the argv check, its
+ * content files checked and handed to gh as private snapshots of the checked text (each file
+ * gh reads only for its content, and a named `-`, is swapped for its snapshot's path, so a
+ * file changed after the check publishes nothing new; the standard input `gist create`,
+ * `workflow run --json` and `variable set` publish is fed from a snapshot).
  */
 async function runBestEffort(
   deps: CliDependencies,
   guard: RuleSet,
   argv: readonly string[],
+  order: CommandOrder,
   options: NativeDispatchOptions,
 ): Promise<number> {
   const verdict = checkNativeArgv(guard, argv);
@@ -250,7 +253,11 @@ async function runBestEffort(
     throw new CliError('string_rewrite_blocked', { message: formatRefusal(verdict) });
   }
   await checkAliasExpansion(deps, guard, argv);
-  const files = locateFileArguments(argv);
+  // Located in cobra's order, swapped at their place in the argv gh runs (unchanged).
+  const files = locateFileArguments(order.argv).map((file) => ({
+    ...file,
+    index: order.original[file.index] ?? file.index,
+  }));
   const reader = new ContentReader(deps);
   const texts: string[] = [];
   for (const file of files) {
@@ -261,7 +268,7 @@ async function runBestEffort(
       ),
     );
   }
-  const stdinContent = readsStandardInputContent(argv)
+  const stdinContent = readsStandardInputContent(order.argv)
     ? await reader.read({ kind: 'stdin' }, 'content file')
     : undefined;
   const checked = checkFileContents(
@@ -312,7 +319,9 @@ export async function dispatchNative(
 ): Promise<number> {
   if (classifyNativeInvocation(argv).kind === 'exempt') return runChild(deps, argv, options, false);
   const guard = await loadGuard(deps, await resolveEndpoint(deps));
-  const classification = classifyPublication(argv);
+  // Read in cobra's order: flags may stand before the command words (`gh -R o/r issue …`).
+  const order = commandOrder(argv);
+  const classification = classifyPublication(order.argv);
   switch (classification.kind) {
     case 'refused':
       throw new CliError('usage_error', {
@@ -321,6 +330,6 @@ export async function dispatchNative(
     case 'modeled':
       return runModeled(deps, guard, classification.plan, options);
     case 'unmodeled':
-      return runBestEffort(deps, guard, argv, options);
+      return runBestEffort(deps, guard, argv, order, options);
   }
 }
