@@ -266,6 +266,24 @@ describe.skipIf(SKIP_WITHOUT_ZSH)(
       60_000,
     );
 
+    it('refuses a relative ZDOTDIR (zsh reads it from each working directory): exit 2, nothing written', async () => {
+      const before = snapshot(dir.path);
+      const refused = await relay(['install-shim'], { ZDOTDIR: 'dots' });
+      expect(refused).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr:
+          'relay: ZDOTDIR is not an absolute path ("dots"): zsh reads it from each shell\'s working directory. Set an absolute ZDOTDIR (or unset it), then install. (zdotdir_relative)\n',
+      });
+      expect(snapshot(dir.path)).toEqual(before);
+      const zdotdir = join(home, 'dots');
+      mkdirSync(zdotdir);
+      expect((await relay(['install-shim'], { ZDOTDIR: zdotdir })).code).toBe(0);
+      expect(readFileSync(join(zdotdir, '.zshenv'), 'utf8')).toContain(
+        '# >>> relay install-shim v1 >>>',
+      );
+    }, 60_000);
+
     it('keeps the shim first when .zprofile prepends another gh (login shells: the .zlogin block)', async () => {
       const other = join(dir.path, 'brew-bin');
       mkdirSync(other);

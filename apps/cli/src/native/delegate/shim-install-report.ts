@@ -50,6 +50,8 @@ function errorMessage(error: InstallShimError): string {
       return error.subject === undefined
         ? '$SHELL is unset, so the shell is unknown: only zsh is supported (pass --shell zsh).'
         : `Only zsh is supported, not ${error.subject}.`;
+    case 'zdotdir_relative':
+      return `ZDOTDIR is not an absolute path (${JSON.stringify(error.subject ?? '')}): zsh reads it from each shell's working directory. Set an absolute ZDOTDIR (or unset it), then install.`;
     case 'zsh_missing':
       return 'zsh was not found ($SHELL, then PATH): it is needed to verify the shim.';
     case 'native_cli_missing':

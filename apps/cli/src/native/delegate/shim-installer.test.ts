@@ -241,11 +241,38 @@ describe('runShimInstaller (in-memory file system, fake zsh)', () => {
       'startup_block_damaged',
     ],
     ['no zsh', { env: { SHELL: 'zsh' }, executables: { gh: NATIVE } }, {}, 'zsh_missing'],
+    [
+      'a relative ZDOTDIR',
+      { env: { SHELL: '/bin/zsh', PATH: '/usr/bin', ZDOTDIR: 'dots' } },
+      {},
+      'zdotdir_relative',
+    ],
+    [
+      'a ZDOTDIR with a leading blank',
+      { env: { SHELL: '/bin/zsh', PATH: '/usr/bin', ZDOTDIR: ' /home/u/dots' } },
+      {},
+      'zdotdir_relative',
+    ],
   ])('fails before any change: %s (%s)', async (_name, options, files, code) => {
     const env = setup(files, options);
     const result = await env.run();
     expect(result.ok || result.error.code).toBe(code);
     expect(env.writes).toEqual([]);
+  });
+
+  it('a relative ZDOTDIR is refused with exit 2 and a line naming it; an absolute one is used', async () => {
+    const relative = setup({}, { env: { SHELL: '/bin/zsh', PATH: '/usr/bin', ZDOTDIR: 'dots' } });
+    const result = await relative.run({ dryRun: true });
+    expect(result.ok || formatInstallShimError(result.error)).toBe(
+      'relay: ZDOTDIR is not an absolute path ("dots"): zsh reads it from each shell\'s working directory. Set an absolute ZDOTDIR (or unset it), then install. (zdotdir_relative)\n',
+    );
+    expect(INSTALL_SHIM_ERRORS.zdotdir_relative.exitCode).toBe(2);
+    const absolute = setup({}, { env: { SHELL: '/bin/zsh', PATH: '/usr/bin', ZDOTDIR: '/z' } });
+    const installed = await absolute.run();
+    expect(installed.ok && installed.value.paths.startupFiles).toEqual([
+      '/z/.zshenv',
+      '/z/.zlogin',
+    ]);
   });
 
   it('refuses to link relay run from source (a script that is not executable)', async () => {

@@ -24,6 +24,12 @@ export const SUPPORTED_SHIM_SHELL = 'zsh';
 export const INSTALL_SHIM_ERRORS = {
   /** `--shell` names another shell, or (without `--shell`) $SHELL is not zsh or is unset. */
   shell_unsupported: { exitCode: 2 },
+  /**
+   * ZDOTDIR is set to a relative path (or one with surrounding blanks): zsh reads its startup
+   * files relative to each shell's working directory, so no file relay could write is read by
+   * every shell, and a relative path in the install record would not find it for `--remove`.
+   */
+  zdotdir_relative: { exitCode: 2 },
   /** No zsh to verify with ($SHELL, else PATH). */
   zsh_missing: { exitCode: 1 },
   /** No real native gh to pin (RELAY_NATIVE_CLI is not executable, or no gh on PATH). */
@@ -227,6 +233,10 @@ export async function runShimInstaller(
         ? 'unchanged'
         : 'removed';
     return ok({ outcome, remove: true, paths, plan, verifications: [] });
+  }
+  const zdotdir = deps.env.ZDOTDIR;
+  if (zdotdir !== undefined && zdotdir.trim() !== '' && !isAbsolute(zdotdir)) {
+    return err({ code: 'zdotdir_relative', subject: zdotdir });
   }
   const zsh = await findZsh(host);
   if (zsh === undefined) return err({ code: 'zsh_missing' });
