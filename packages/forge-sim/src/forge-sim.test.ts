@@ -73,8 +73,7 @@ describe('visibility', () => {
   it("answers an org list's type and a repository search's is:public / is:private for a member", async () => {
     const names = async (path: string) => {
       const body = (await (await get(path, { token: alice })).json()) as
-        | { name: string }[]
-        | { items: { name: string }[] };
+        { name: string }[] | { items: { name: string }[] };
       return (Array.isArray(body) ? body : body.items).map((r) => r.name);
     };
     expect(await names('/orgs/acme/repos?type=public')).not.toContain('secret-sauce');
