@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { readSavedLogin, resolveConfigDir } from './auth-store.js';
-import { canonicalUrl } from './caller-auth.js';
+import { canonicalUrl, invalidRelayUrlError } from './caller-auth.js';
 import type { CliDependencies } from './cli-dependencies.js';
 import { CliError } from './cli-error.js';
 import { joinUrl, sendRelayRequest, toReplyError } from './relay-http.js';
@@ -31,11 +31,17 @@ export async function sendAdminRequest(
     throw new CliError('not_logged_in', { message: 'Admin commands need RELAY_ADMIN_TOKEN.' });
   }
   let raw = server ?? deps.env.RELAY_URL?.trim();
+  let url: string | undefined;
   if (raw === undefined || raw === '') {
     const saved = await readSavedLogin(resolveConfigDir(deps.env, deps.homeDir));
     raw = saved.ok ? saved.value?.url : undefined;
+    url = raw === undefined ? undefined : canonicalUrl(raw);
+  } else {
+    url = canonicalUrl(raw);
+    // An explicit URL that is no relay base URL is a usage error (and never echoed: it may
+    // carry credentials).
+    if (url === undefined) throw invalidRelayUrlError();
   }
-  const url = raw === undefined ? undefined : canonicalUrl(raw);
   if (url === undefined) {
     throw new CliError('not_logged_in', {
       message: 'Which relay? Pass --server, set RELAY_URL, or run `relay login`.',

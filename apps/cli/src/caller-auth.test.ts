@@ -105,12 +105,55 @@ describe('resolveCallerAuth (client rule 2)', () => {
       { server: 'ftp://x' },
       'usage_error',
     ],
+    [
+      'a URL with credentials, even with an explicit token',
+      { RELAY_TOKEN: 'x' },
+      SAVED,
+      { server: 'https://user:hunter2@relay.example.com' },
+      'usage_error',
+    ],
+    [
+      'a URL with credentials (RELAY_URL)',
+      { RELAY_URL: 'https://user:hunter2@relay.example.com' },
+      SAVED,
+      {},
+      'usage_error',
+    ],
+    [
+      'a URL with a query',
+      { RELAY_TOKEN: 'x' },
+      SAVED,
+      { server: 'https://b.example/?a=1' },
+      'usage_error',
+    ],
+    [
+      'a URL with an empty query',
+      { RELAY_TOKEN: 'x' },
+      SAVED,
+      { server: 'https://b.example/?' },
+      'usage_error',
+    ],
+    [
+      'a URL with a fragment',
+      { RELAY_TOKEN: 'x' },
+      SAVED,
+      { server: 'https://b.example/#f' },
+      'usage_error',
+    ],
+    [
+      'a URL with an empty fragment',
+      { RELAY_TOKEN: 'x' },
+      SAVED,
+      { server: 'https://b.example#' },
+      'usage_error',
+    ],
   ])('refuses %s', (_name, env, saved, options, code) => {
     const result = resolveCallerAuth(env, saved, options);
     expect(result.ok).toBe(false);
     if (!result.ok) {
       expect(result.error.code).toBe(code);
       expect(result.error.message).not.toContain('rly_saved');
+      expect(result.error.message).not.toContain('hunter2');
     }
   });
 });

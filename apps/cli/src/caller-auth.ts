@@ -31,15 +31,36 @@ function nonBlank(value: string | undefined): string | undefined {
   return trimmed === undefined || trimmed === '' ? undefined : trimmed;
 }
 
-/** The URL in one canonical form (no trailing slash), or undefined when it is not a URL. */
+/**
+ * Whether a parsed URL carries user info, a query or a fragment — also an empty one (`…/?`,
+ * `…/#`), which `URL.search` and `URL.hash` report as `''` but which would still swallow the
+ * `/v1/...` path joined after it.
+ */
+export function hasUrlExtras(url: URL): boolean {
+  return url.username !== '' || url.password !== '' || /[?#]/.test(url.href);
+}
+
+/**
+ * A relay base URL in one canonical form (no trailing slash), or undefined when it is not an
+ * http(s) URL or carries user info, a query or a fragment: a base URL takes a `/v1/...` path
+ * after it, and credentials in it would be printed in messages.
+ */
 export function canonicalUrl(raw: string): string | undefined {
   try {
     const url = new URL(raw);
     if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
+    if (hasUrlExtras(url)) return undefined;
     return url.href.replace(/\/+$/, '');
   } catch {
     return undefined;
   }
+}
+
+/** The usage error of a relay URL {@link canonicalUrl} refuses (the URL itself is not echoed). */
+export function invalidRelayUrlError(): CliError {
+  return new CliError('usage_error', {
+    message: 'The relay URL must be an http(s) URL without credentials, a query or a fragment.',
+  });
 }
 
 /**
@@ -60,7 +81,7 @@ export function resolveCallerAuth(
   const rawUrl = nonBlank(options.server) ?? nonBlank(env.RELAY_URL);
   const url = rawUrl === undefined ? undefined : canonicalUrl(rawUrl);
   if (rawUrl !== undefined && url === undefined) {
-    return err(new CliError('usage_error', { message: 'The relay URL is not an http(s) URL.' }));
+    return err(invalidRelayUrlError());
   }
   const pool = nonBlank(options.pool) ?? nonBlank(env.RELAY_POOL) ?? saved?.pool;
 

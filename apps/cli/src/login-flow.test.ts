@@ -22,6 +22,9 @@ describe('checkLoginUrl (client rule 1)', () => {
     ['ftp://relay.example.com', {}, 'insecure_url'],
     ['https://user:pw@relay.example.com', {}, 'usage_error'],
     ['https://relay.example.com/?x=1', {}, 'usage_error'],
+    ['https://relay.example.com/?', {}, 'usage_error'],
+    ['https://relay.example.com/#', {}, 'usage_error'],
+    ['https://relay.example.com/#top', {}, 'usage_error'],
   ])('refuses %s', (raw, env, code) => {
     expect(() => checkLoginUrl(raw, env)).toThrow(CliError);
     try {

@@ -8,7 +8,7 @@ import {
 import type { DiscoveryDocument } from '@relay/protocol';
 import { resolveConfigDir, writeSavedLogin } from './auth-store.js';
 import type { SavedLogin } from './auth-store.js';
-import { canonicalUrl } from './caller-auth.js';
+import { canonicalUrl, hasUrlExtras } from './caller-auth.js';
 import type { CliDependencies, CliEnv } from './cli-dependencies.js';
 import { CliError } from './cli-error.js';
 import { readNativeToken } from './native-token-reader.js';
@@ -46,7 +46,7 @@ export function checkLoginUrl(raw: string, env: CliEnv): URL {
   } catch {
     throw new CliError('usage_error', { message: 'The server is not a URL.' });
   }
-  if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') {
+  if (hasUrlExtras(url)) {
     throw new CliError('usage_error', {
       message: 'The server URL must not carry credentials, a query or a fragment.',
     });

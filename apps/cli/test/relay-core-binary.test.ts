@@ -1,0 +1,142 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTempDir, envelopeOf, errorOf, startStubRelay } from './cli-harness.js';
+import type { StubAnswer, StubRelay } from './cli-harness.js';
+import { buildCli, runBinary } from './relay-stack.js';
+import type { BuiltCli } from './relay-stack.js';
+
+/**
+ * The core commands (login, request, health, stats, admin) of the BUILT `relay` binary against
+ * a loopback stub of the relay contract: what a user (or an attacker choosing the inputs) sees.
+ */
+
+const CALLER_TOKEN = `rly_${'S'.repeat(43)}`;
+
+let cli: BuiltCli;
+let stub: StubRelay | undefined;
+let dir: ReturnType<typeof createTempDir>;
+
+beforeAll(async () => {
+  cli = await buildCli('relay-core-binary');
+}, 120_000);
+afterAll(() => {
+  cli.remove();
+});
+beforeEach(() => {
+  dir = createTempDir();
+});
+afterEach(async () => {
+  await stub?.close();
+  stub = undefined;
+  dir.remove();
+});
+
+function discoveryOf(apiBase: string) {
+  return {
+    service: 'relay',
+    version: 1,
+    api_base: apiBase,
+    app_base: apiBase,
+    default_pool: 'team',
+    allowed_org: 'acme',
+    auth: { cli_forge_token: true, web_login: false },
+    min_cli_version: '0.1.0',
+  };
+}
+
+/** A stub relay with a saved login for it in RELAY_CONFIG_DIR; returns the environment. */
+async function loggedIn(answer: (url: string) => StubAnswer = () => ({ status: 200, json: {} })) {
+  let url = '';
+  stub = await startStubRelay(() => answer(url));
+  url = stub.url;
+  const configDir = join(dir.path, 'config');
+  mkdirSync(configDir, { recursive: true, mode: 0o700 });
+  writeFileSync(
+    join(configDir, 'auth.json'),
+    JSON.stringify({
+      url,
+      pool: 'team',
+      token: CALLER_TOKEN,
+      login: 'alice',
+      client: 'laptop',
+      timestamp: '2030-01-01T00:00:00.000Z',
+    }),
+    { mode: 0o600 },
+  );
+  return { RELAY_CONFIG_DIR: configDir };
+}
+
+describe('relay URLs given on the command line or in RELAY_URL', () => {
+  it('refuses credentials in --server without echoing them or sending anything', async () => {
+    const env = await loggedIn();
+    const withCredentials = stub?.url.replace('http://', 'http://user:hunter2@') ?? '';
+    for (const extra of [{}, { RELAY_TOKEN: 'rly_explicit' }]) {
+      const result = await runBinary(cli.bin, ['health', '--server', withCredentials], {
+        ...env,
+        ...extra,
+      });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('(usage_error)');
+      expect(result.stderr).not.toContain('hunter2');
+    }
+    expect(stub?.requests).toEqual([]);
+  }, 20_000);
+
+  it.each([
+    ['a fragment', '/#frag'],
+    ['an empty fragment', '/#'],
+    ['a query', '/?x=1'],
+    ['an empty query', '/?'],
+  ])(
+    'refuses a URL with %s instead of sending the token to the wrong path',
+    async (_name, tail) => {
+      const env = await loggedIn();
+      const server = `${stub?.url ?? ''}${tail}`;
+      for (const argv of [
+        ['health', '--server', server],
+        ['stats', '--server', server],
+        ['request', '--path', '/repos/a/b', '--server', server],
+      ]) {
+        const result = await runBinary(cli.bin, argv, { ...env, RELAY_TOKEN: 'rly_explicit' });
+        expect(result.code).toBe(2);
+        expect(result.stderr).toContain('(usage_error)');
+      }
+      const admin = await runBinary(cli.bin, ['admin', 'string-rewrites', 'status'], {
+        ...env,
+        RELAY_URL: server,
+        RELAY_ADMIN_TOKEN: 'admin-secret',
+      });
+      expect(admin.code).toBe(2);
+      expect(stub?.requests).toEqual([]);
+    },
+    20_000,
+  );
+
+  it('refuses a discovery api_base with an empty query before posting the forge token', async () => {
+    let url = '';
+    stub = await startStubRelay((request) =>
+      request.url === '/.well-known/relay'
+        ? { status: 200, json: discoveryOf(`${url}/?`) }
+        : { status: 404, json: errorOf('not_found') },
+    );
+    url = stub.url;
+    const result = await runBinary(cli.bin, ['login', url, '--client', 'laptop'], {
+      RELAY_CONFIG_DIR: join(dir.path, 'config'),
+      GH_TOKEN: 'gho_forge-secret',
+    });
+    expect(result.code).toBe(2);
+    expect(stub.requests.map((request) => request.url)).toEqual(['/.well-known/relay']);
+  }, 20_000);
+
+  it('still reads with the saved login when --server names the saved URL', async () => {
+    const env = await loggedIn(() => ({ status: 200, json: envelopeOf({ ok: true }) }));
+    const result = await runBinary(
+      cli.bin,
+      ['request', '--path', '/repos/a/b', '--server', `${stub?.url ?? ''}/`],
+      env,
+    );
+    expect(result.code).toBe(0);
+    expect(stub?.requests[0]?.headers.authorization).toBe(`Bearer ${CALLER_TOKEN}`);
+  }, 20_000);
+});
