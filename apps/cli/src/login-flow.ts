@@ -119,6 +119,14 @@ export async function performLogin(
 
   const discovery = await fetchDiscovery(deps, server);
   const apiBase = checkLoginUrl(discovery.api_base, deps.env);
+  // A downgrade is refused whatever the flags say (client rule 1: neither override bypasses
+  // it): `URL.host` leaves out the default port, so https://relay and http://relay would
+  // otherwise count as the same host, and the forge token would travel in clear text.
+  if (server.protocol === 'https:' && apiBase.protocol !== 'https:') {
+    throw new CliError('redirect_refused', {
+      message: 'Discovery points from https to plain http; the downgrade was refused.',
+    });
+  }
   if (apiBase.host !== server.host && !options.trustDiscoveryRedirect) {
     throw new CliError('redirect_refused', {
       message: `Discovery points to another host (${apiBase.host}); pass --trust-discovery-redirect to accept it.`,

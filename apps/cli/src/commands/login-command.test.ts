@@ -197,6 +197,62 @@ describe('relay login', () => {
     expect(other.requests).toHaveLength(1);
   });
 
+  it.each<[string, string[], Record<string, string>]>([
+    ['on the same host', [], { RELAY_ALLOW_INSECURE_LOGIN: '1' }],
+    [
+      'with --trust-discovery-redirect',
+      ['--trust-discovery-redirect'],
+      { RELAY_ALLOW_INSECURE_LOGIN: '1' },
+    ],
+    ['to a loopback api_base', ['--trust-discovery-redirect'], {}],
+  ])(
+    'refuses an http api_base in the discovery of an https server %s',
+    async (_name, flags, extra) => {
+      const apiBase =
+        extra.RELAY_ALLOW_INSECURE_LOGIN === '1'
+          ? 'http://relay.example.com'
+          : 'http://127.0.0.1:8787';
+      const sent: string[] = [];
+      const deps = {
+        ...createFakeDependencies({ env: env({ GH_TOKEN: 'gho_secret', ...extra }) }),
+        // https cannot be stubbed on loopback without a certificate: a fake fetch answers.
+        fetch: (input: string | URL) => {
+          sent.push(String(input));
+          return Promise.resolve(
+            Response.json(String(input).endsWith('/.well-known/relay') ? discovery(apiBase) : {}),
+          );
+        },
+      };
+      const result = await runCli(['login', 'https://relay.example.com', ...flags], deps);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('(redirect_refused)');
+      expect(sent).toEqual(['https://relay.example.com/.well-known/relay']);
+    },
+  );
+
+  it('accepts an https api_base in the discovery of an http server (an upgrade)', async () => {
+    const sent: string[] = [];
+    const deps = {
+      ...createFakeDependencies({ env: env({ GH_TOKEN: 't', RELAY_ALLOW_INSECURE_LOGIN: '1' }) }),
+      fetch: (input: string | URL) => {
+        sent.push(String(input));
+        return Promise.resolve(
+          Response.json(
+            String(input).endsWith('/.well-known/relay')
+              ? discovery('https://relay.example.com')
+              : loginAnswer({ client: 'workstation' }).json,
+          ),
+        );
+      },
+    };
+    const result = await runCli(['login', 'http://relay.example.com'], deps);
+    expect(result.code).toBe(0);
+    expect(sent).toEqual([
+      'http://relay.example.com/.well-known/relay',
+      'https://relay.example.com/v1/login/forge-cli',
+    ]);
+  });
+
   it('refuses a cross-origin redirect of the login exchange', async () => {
     other = await startStubRelay((request) => loginAnswer(request.json as { client: string }));
     const stub = await startRelay({
