@@ -140,3 +140,25 @@ describe('relay URLs given on the command line or in RELAY_URL', () => {
     expect(stub?.requests[0]?.headers.authorization).toBe(`Bearer ${CALLER_TOKEN}`);
   }, 20_000);
 });
+
+describe('relay request: what the relay would refuse or drop is refused before sending', () => {
+  it.each([
+    ['an authorization header', ['--header', 'authorization=token ghp_header-secret']],
+    ['a header outside the allowlist', ['--header', 'x-custom: 1']],
+    ['a secret-bearing query key', ['--query', 'client_secret=ghp_query-secret']],
+    ['a pr_head_sha that is no commit hash', ['--route-hint', 'pr_head_sha=main']],
+    ['a pr_state outside open, closed, merged', ['--route-hint', 'pr_state=draft']],
+  ])(
+    '%s: exit 2, nothing sent, no value echoed',
+    async (_name, flags) => {
+      const env = await loggedIn(() => ({ status: 200, json: envelopeOf({}) }));
+      const result = await runBinary(cli.bin, ['request', '--path', '/repos/a/b', ...flags], env);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain('(usage_error)');
+      expect(result.stderr).not.toContain('ghp_');
+      expect(stub?.requests).toEqual([]);
+    },
+    20_000,
+  );
+});

@@ -238,4 +238,50 @@ describe('relay request', () => {
     const result = await runCli(['request', '--path', '/x', '--route-hint', 'owner=a'], deps);
     expect(result.code).toBe(2);
   });
+
+  it.each([
+    ['an unknown route hint', ['--route-hint', 'owner=a']],
+    ['a pr_head_sha that is not a commit hash', ['--route-hint', 'pr_head_sha=zzz']],
+    ['a short pr_head_sha', ['--route-hint', `pr_head_sha=${'a'.repeat(39)}`]],
+    ['a pr_state outside open, closed, merged', ['--route-hint', 'pr_state=bogus']],
+    ['a secret-bearing query key', ['--query', 'access_token=ghp_query-secret']],
+    ['an authorization header', ['--header', 'authorization=token ghp_header-secret']],
+    ['a cookie header', ['--header', 'Cookie: session=ghp_cookie-secret']],
+    ['a header outside the allowlist', ['--header', 'x-custom=1']],
+  ])('refuses %s before sending anything (usage error)', async (_name, flags) => {
+    const deps = await setup(() => ({ status: 200, json: envelopeOf({}) }));
+    const result = await runCli(['request', '--path', '/repos/a/b/pulls/1/files', ...flags], deps);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('(usage_error)');
+    expect(result.stderr).not.toContain('ghp_');
+    expect(relay?.requests).toEqual([]);
+  });
+
+  it.each([
+    ['accept=application/vnd.github+json', { accept: 'application/vnd.github+json' }],
+    ['X-Forge-Api-Version: 2022-11-28', { 'x-forge-api-version': '2022-11-28' }],
+    ['if-none-match=W/"abc"', { 'if-none-match': 'W/"abc"' }],
+  ])('sends the allowed header %s', async (header, expected) => {
+    const deps = await setup(() => ({ status: 200, json: envelopeOf({}) }));
+    const sha = 'B'.repeat(64);
+    const result = await runCli(
+      [
+        'request',
+        '--path',
+        '/repos/a/b/pulls/1/files',
+        '--header',
+        header,
+        '--route-hint',
+        `pr_head_sha=${sha}`,
+        '--route-hint',
+        'pr_state=merged',
+      ],
+      deps,
+    );
+    expect(result.code).toBe(0);
+    expect(relay?.requests[0]?.json).toMatchObject({
+      headers: expected,
+      route_hint: { pr_head_sha: sha, pr_state: 'merged' },
+    });
+  });
 });

@@ -11,7 +11,9 @@ export class RequestCommand extends RelayCommand {
     details: `
       A debug wrapper over POST /v1/forge/request: prints the whole envelope (status, headers,
       body, identity, relay metadata) as JSON. No retries, no local fallback. Route hints:
-      pr_head_sha=<sha> and pr_state=closed|merged|open.
+      pr_head_sha=<sha> (40 or 64 hex digits) and pr_state=closed|merged|open. What the relay
+      would refuse or drop is refused before sending: a secret-looking query key, a header
+      other than the relay's allowlist.
     `,
     examples: [
       ['Read a repository', '$0 request --path /repos/acme/widgets'],
@@ -29,9 +31,12 @@ export class RequestCommand extends RelayCommand {
   apiPath = Option.String('--path', { required: true, description: 'The upstream API path' });
   method = Option.String('--method', 'GET', { description: 'The method (only GET is relayed)' });
   query = Option.Array('--query', [], { description: 'A query parameter k=v (repeatable)' });
-  header = Option.Array('--header', [], { description: 'A request header k=v (repeatable)' });
+  header = Option.Array('--header', [], {
+    description:
+      'A request header k=v (repeatable): accept, x-github-api-version (or x-forge-api-version), if-none-match, if-modified-since, cache-control',
+  });
   routeHint = Option.Array('--route-hint', [], {
-    description: 'pr_head_sha=<sha> or pr_state=closed (repeatable)',
+    description: 'pr_head_sha=<sha> or pr_state=open|closed|merged (repeatable)',
   });
   pool = Option.String('--pool', { description: 'The pool (default: the saved one)' });
   server = Option.String('--server', { description: 'Another relay URL (needs RELAY_TOKEN)' });
