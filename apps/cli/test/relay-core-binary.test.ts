@@ -162,3 +162,20 @@ describe('relay request: what the relay would refuse or drop is refused before s
     20_000,
   );
 });
+
+describe('relay stats --client', () => {
+  it.each([
+    ['empty', ''],
+    ['81 characters', 'c'.repeat(81)],
+  ])(
+    'a filter that is %s is a usage error, not the relay invalid_request',
+    async (_name, client) => {
+      const env = await loggedIn();
+      const result = await runBinary(cli.bin, ['stats', '--client', client], env);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('(usage_error)');
+      expect(stub?.requests).toEqual([]);
+    },
+    20_000,
+  );
+});

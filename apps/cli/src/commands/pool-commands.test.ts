@@ -171,6 +171,29 @@ describe('relay stats', () => {
     expect(relay?.requests).toEqual([]);
   });
 
+  it.each([
+    ['empty', ''],
+    ['blank', '   '],
+    ['only .local', '.local'],
+    ['81 characters', 'c'.repeat(81)],
+  ])('rejects a --client that is %s as a usage error', async (_name, client) => {
+    const deps = await setup(() => ({ status: 200, json: STATS }));
+    const result = await runCli(['stats', '--client', client], deps);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('(usage_error)');
+    expect(relay?.requests).toEqual([]);
+  });
+
+  it('sends the --client filter normalized, 80 characters untruncated', async () => {
+    const deps = await setup(() => ({ status: 200, json: STATS }));
+    await runCli(['stats', '--client', 'Laptop.local'], deps);
+    await runCli(['stats', '--client', 'c'.repeat(80)], deps);
+    expect(relay?.requests.map((request) => request.url)).toEqual([
+      '/v1/pools/team/stats?window=24h&client=Laptop',
+      `/v1/pools/team/stats?window=24h&client=${'c'.repeat(80)}`,
+    ]);
+  });
+
   it('colours the table heading on a terminal unless NO_COLOR is set', async () => {
     const tty = await setup(() => ({ status: 200, json: STATS }));
     const coloured = await runCli(['stats'], { ...tty, stdoutIsTTY: true });

@@ -27,12 +27,25 @@ export class StatsCommand extends RelayCommand {
     const { loadCallerSession, getPoolResource } = await import('../caller-session.js');
     const { toReplyError } = await import('../relay-http.js');
     const { CliError } = await import('../cli-error.js');
-    const { DEFAULT_STATS_WINDOW, parseStatsWindow } = await import('@relay/protocol');
+    const { DEFAULT_STATS_WINDOW, normalizeClientName, parseStatsWindow } =
+      await import('@relay/protocol');
     const { parsePoolStats, formatPoolStats } = await import('../pool-report.js');
     const { createTerminalStyle } = await import('../terminal-style.js');
     const window = parseStatsWindow(this.since ?? DEFAULT_STATS_WINDOW);
     if (!window.ok) {
       throw new CliError('usage_error', { message: '--since takes a window like 30m, 24h or 7d.' });
+    }
+    // The client filter is a client name (SPEC.md: 1-80 characters after normalization): checked
+    // here, so that an empty or overlong one is a usage error, not the relay's invalid_request.
+    let client: string | undefined;
+    if (this.client !== undefined) {
+      const normalized = normalizeClientName(this.client);
+      if (!normalized.ok) {
+        throw new CliError('usage_error', {
+          message: `--client takes a client name of 1-80 characters (${normalized.error.cause}).`,
+        });
+      }
+      client = normalized.value;
     }
     const session = await loadCallerSession(deps, {
       pool: this.pool,
@@ -40,7 +53,7 @@ export class StatsCommand extends RelayCommand {
       tokenEnv: this.tokenEnv,
     });
     const params = new URLSearchParams({ window: window.value.label });
-    if (this.client !== undefined) params.set('client', this.client);
+    if (client !== undefined) params.set('client', client);
     const reply = await getPoolResource(deps, session.auth, `stats?${params.toString()}`);
     if (reply.kind !== 'ok') throw toReplyError(reply);
     const stats = parsePoolStats(reply.json);
