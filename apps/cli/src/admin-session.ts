@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { readSavedLogin, resolveConfigDir } from './auth-store.js';
-import { canonicalUrl, invalidRelayUrlError } from './caller-auth.js';
+import { canonicalUrl, invalidRelayUrlError, isTokenText } from './caller-auth.js';
 import type { CliDependencies } from './cli-dependencies.js';
 import { CliError } from './cli-error.js';
 import { joinUrl, sendRelayRequest, toReplyError } from './relay-http.js';
@@ -29,6 +29,11 @@ export async function sendAdminRequest(
   const token = deps.env.RELAY_ADMIN_TOKEN?.trim();
   if (token === undefined || token === '') {
     throw new CliError('not_logged_in', { message: 'Admin commands need RELAY_ADMIN_TOKEN.' });
+  }
+  if (!isTokenText(token)) {
+    throw new CliError('not_logged_in', {
+      message: 'RELAY_ADMIN_TOKEN does not hold a token (visible ASCII characters only).',
+    });
   }
   let raw = server ?? deps.env.RELAY_URL?.trim();
   let url: string | undefined;

@@ -99,6 +99,20 @@ describe('resolveCallerAuth (client rule 2)', () => {
       'not_logged_in',
     ],
     [
+      'a RELAY_TOKEN with a newline inside',
+      { RELAY_TOKEN: 'rly_hunter2\ninjected: 1' },
+      SAVED,
+      {},
+      'not_logged_in',
+    ],
+    [
+      'a --token-env variable with a character no header can carry',
+      { CI: 'rly_hunter2\u20ac' },
+      SAVED,
+      { tokenEnv: 'CI' },
+      'not_logged_in',
+    ],
+    [
       'a URL that is not http(s)',
       { RELAY_TOKEN: 'x' },
       SAVED,

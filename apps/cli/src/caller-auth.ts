@@ -26,6 +26,16 @@ export interface CallerAuthOptions {
   readonly tokenEnv?: string | undefined;
 }
 
+/**
+ * Whether a token can be sent at all: visible ASCII only (caller tokens are `rly_` and
+ * base64url). Anything else — a newline or another control character inside, a character
+ * Node refuses in a header — made the request fail before it left, reported as an unreachable
+ * relay.
+ */
+export function isTokenText(value: string): boolean {
+  return /^[\x21-\x7e]+$/.test(value);
+}
+
 function nonBlank(value: string | undefined): string | undefined {
   const trimmed = value?.trim();
   return trimmed === undefined || trimmed === '' ? undefined : trimmed;
@@ -85,6 +95,13 @@ export function resolveCallerAuth(
   }
   const pool = nonBlank(options.pool) ?? nonBlank(env.RELAY_POOL) ?? saved?.pool;
 
+  if (explicitToken !== undefined && !isTokenText(explicitToken)) {
+    return err(
+      new CliError('not_logged_in', {
+        message: `The variable ${tokenVariable} does not hold a token (visible ASCII characters only).`,
+      }),
+    );
+  }
   if (explicitToken !== undefined) {
     const target = url ?? saved?.url;
     if (target === undefined) {

@@ -179,3 +179,31 @@ describe('relay stats --client', () => {
     20_000,
   );
 });
+
+describe('a token no HTTP header can carry', () => {
+  it.each([
+    ['RELAY_TOKEN', ['health'], { RELAY_TOKEN: 'rly_hunter2\ninjected: 1' }],
+    [
+      'a --token-env variable',
+      ['stats', '--token-env', 'CI_TOKEN'],
+      { CI_TOKEN: 'rly_hunter2\r' + 'x' },
+    ],
+    [
+      'RELAY_ADMIN_TOKEN',
+      ['admin', 'string-rewrites', 'status'],
+      { RELAY_ADMIN_TOKEN: 'admin\u0007hunter2' },
+    ],
+  ])(
+    'in %s is named as such (exit 4), not as an unreachable relay',
+    async (_name, argv, extra) => {
+      const env = await loggedIn();
+      const result = await runBinary(cli.bin, argv, { ...env, ...extra });
+      expect(result.code).toBe(4);
+      expect(result.stderr).toContain('(not_logged_in)');
+      expect(result.stderr).not.toContain('relay_unreachable');
+      expect(result.stderr).not.toContain('hunter2');
+      expect(stub?.requests).toEqual([]);
+    },
+    20_000,
+  );
+});
