@@ -207,3 +207,39 @@ describe('a token no HTTP header can carry', () => {
     20_000,
   );
 });
+
+describe('relay admin identity flags', () => {
+  it.each([
+    ['--scope with a third part', ['--scope', 'acme/widgets/extra']],
+    ['an empty --weight', ['--weight', '']],
+    ['a hexadecimal --weight', ['--weight', '0x10']],
+  ])(
+    '%s is a usage error, never a silently different identity',
+    async (_name, flags) => {
+      const env = await loggedIn(() => ({ status: 201, json: {} }));
+      const result = await runBinary(
+        cli.bin,
+        [
+          'admin',
+          'identity',
+          '--pool',
+          'team',
+          '--id',
+          'reader-1',
+          '--kind',
+          'pat',
+          '--login',
+          'bot',
+          '--secret-ref',
+          'READER_1',
+          ...flags,
+        ],
+        { ...env, RELAY_ADMIN_TOKEN: 'admin-secret' },
+      );
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('(usage_error)');
+      expect(stub?.requests).toEqual([]);
+    },
+    20_000,
+  );
+});

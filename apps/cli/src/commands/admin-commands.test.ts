@@ -234,6 +234,67 @@ describe('relay admin caller and identity', () => {
     expect(relay?.requests).toEqual([]);
   });
 
+  it.each([
+    ['a scope with a third part', ['--scope', 'acme/widgets/extra']],
+    ['a scope with an empty repo', ['--scope', 'acme/']],
+    ['a scope with an empty owner', ['--scope', '/widgets']],
+    ['an empty weight (Number would read 0)', ['--weight', '']],
+    ['a blank weight', ['--weight', ' ']],
+    ['a weight in exponent notation', ['--weight', '1e2']],
+    ['a hexadecimal weight', ['--weight', '0x10']],
+  ])('identity refuses %s before sending', async (_name, flags) => {
+    const deps = await setup(() => ({ status: 201, json: {} }));
+    const result = await runCli(
+      [
+        'admin',
+        'identity',
+        '--pool',
+        'team',
+        '--id',
+        'reader-1',
+        '--kind',
+        'pat',
+        '--login',
+        'bot',
+        '--secret-ref',
+        'READER_1',
+        ...flags,
+      ],
+      deps,
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('(usage_error)');
+    expect(relay?.requests).toEqual([]);
+  });
+
+  it.each([
+    ['an empty installation id', ''],
+    ['a hexadecimal installation id', '0x10'],
+  ])('identity refuses %s before sending', async (_name, value) => {
+    const deps = await setup(() => ({ status: 201, json: {} }));
+    const result = await runCli(
+      [
+        'admin',
+        'identity',
+        '--pool',
+        'team',
+        '--id',
+        'app',
+        '--kind',
+        'forge_app',
+        '--login',
+        'bot',
+        '--secret-ref',
+        'KEY',
+        '--installation-id',
+        value,
+      ],
+      deps,
+    );
+    expect(result.code).toBe(2);
+    expect(relay?.requests).toEqual([]);
+  });
+
   it('identity conflict maps to exit 1', async () => {
     const deps = await setup(
       () => ({ status: 409, json: errorOf('identity_conflict') }),

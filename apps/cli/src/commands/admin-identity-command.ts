@@ -50,19 +50,33 @@ export class AdminIdentityCommand extends RelayCommand {
         throw new CliError('usage_error', { message: 'The identity file is not JSON.' });
       }
     } else {
+      const integer = (flag: string, value: string | undefined): number | undefined => {
+        if (value === undefined) return undefined;
+        // Decimal digits only: Number() would read '' and ' ' as 0, and '1e3' or '0x10' too.
+        if (!/^\d{1,16}$/.test(value)) {
+          throw new CliError('usage_error', { message: `${flag} takes a decimal integer.` });
+        }
+        return Number(value);
+      };
+      const installationId = integer('--installation-id', this.installationId);
+      const weight = integer('--weight', this.weight);
+      const scopes = this.scope.map((scope) => {
+        // owner or owner/repo, nothing more: split('/', 2) dropped a third part silently.
+        const parts = scope.split('/');
+        if (parts.length > 2 || parts.some((part) => part === '')) {
+          throw new CliError('usage_error', { message: '--scope takes owner or owner/repo.' });
+        }
+        const [owner, repo] = parts;
+        return repo === undefined ? { owner } : { owner, repo };
+      });
       input = {
         id: this.id,
         kind: this.kind,
         login: this.login,
         secret_ref: this.secretRef,
-        ...(this.installationId === undefined
-          ? {}
-          : { installation_id: Number(this.installationId) }),
-        scopes: this.scope.map((scope) => {
-          const [owner, repo] = scope.split('/', 2);
-          return repo === undefined ? { owner } : { owner, repo };
-        }),
-        ...(this.weight === undefined ? {} : { weight: Number(this.weight) }),
+        ...(installationId === undefined ? {} : { installation_id: installationId }),
+        scopes,
+        ...(weight === undefined ? {} : { weight }),
       };
     }
     const parsed = getIdentityRegistrationSchema().safeParse(input);
