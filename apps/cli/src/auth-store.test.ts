@@ -27,6 +27,9 @@ describe('resolveConfigDir (DESIGN.md §3)', () => {
     [{ XDG_CONFIG_HOME: '/x' }, '/x/relay'],
     [{ RELAY_CONFIG_DIR: ' ', XDG_CONFIG_HOME: '' }, '/home/u/.config/relay'],
     [{}, '/home/u/.config/relay'],
+    [{ XDG_CONFIG_HOME: 'relative/config' }, '/home/u/.config/relay'],
+    [{ XDG_CONFIG_HOME: './.config' }, '/home/u/.config/relay'],
+    [{ XDG_CONFIG_HOME: ' /x ' }, '/x/relay'],
   ])('%j → %s', (env, expected) => {
     expect(resolveConfigDir(env, '/home/u')).toBe(expected);
   });

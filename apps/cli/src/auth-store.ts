@@ -1,5 +1,5 @@
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { err, getHttpUrlSchema, getPoolIdSchema, ok } from '@relay/protocol';
 import type { Result } from '@relay/protocol';
 import type { CliEnv } from './cli-dependencies.js';
@@ -50,13 +50,15 @@ export interface AuthStoreError {
 
 /**
  * The config directory of DESIGN.md §3: RELAY_CONFIG_DIR, else `$XDG_CONFIG_HOME/relay`, else
- * `~/.config/relay`. Blank variables count as unset.
+ * `~/.config/relay`. Blank variables count as unset, and so does a relative XDG_CONFIG_HOME, as
+ * the XDG Base Directory specification says (it would put the token file under whatever
+ * directory the command runs in — a repository checkout — and lose it from any other).
  */
 export function resolveConfigDir(env: CliEnv, homeDir: string): string {
   const explicit = env.RELAY_CONFIG_DIR?.trim();
   if (explicit !== undefined && explicit !== '') return explicit;
   const xdg = env.XDG_CONFIG_HOME?.trim();
-  if (xdg !== undefined && xdg !== '') return join(xdg, 'relay');
+  if (xdg !== undefined && isAbsolute(xdg)) return join(xdg, 'relay');
   return join(homeDir, '.config', 'relay');
 }
 

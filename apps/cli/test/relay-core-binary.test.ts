@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTempDir, envelopeOf, errorOf, startStubRelay } from './cli-harness.js';
@@ -242,4 +242,37 @@ describe('relay admin identity flags', () => {
     },
     20_000,
   );
+});
+
+describe('the config directory', () => {
+  it('ignores a relative XDG_CONFIG_HOME: the token file never lands in the working directory', async () => {
+    let url = '';
+    stub = await startStubRelay((request) =>
+      request.url === '/.well-known/relay'
+        ? { status: 200, json: discoveryOf(url) }
+        : {
+            status: 200,
+            json: {
+              token: CALLER_TOKEN,
+              login: 'alice',
+              forge_user_id: 7,
+              pool: 'team',
+              client: 'laptop',
+              expires_at: '2030-02-01T00:00:00.000Z',
+            },
+          },
+    );
+    url = stub.url;
+    const home = join(dir.path, 'home');
+    const work = join(dir.path, 'checkout');
+    mkdirSync(home);
+    mkdirSync(work);
+    const env = { HOME: home, XDG_CONFIG_HOME: '.config', GH_TOKEN: 'gho_forge' };
+    const login = await runBinary(cli.bin, ['login', url, '--client', 'laptop'], env, work);
+    expect(login.code).toBe(0);
+    expect(existsSync(join(home, '.config', 'relay', 'auth.json'))).toBe(true);
+    expect(existsSync(join(work, '.config'))).toBe(false);
+    const whoami = await runBinary(cli.bin, ['whoami'], env, dir.path);
+    expect(whoami).toMatchObject({ code: 0, stdout: expect.stringContaining('login: alice') });
+  }, 20_000);
 });
