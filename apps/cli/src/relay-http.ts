@@ -43,8 +43,20 @@ export type RelayReply =
 
 const MAX_REDIRECTS = 5;
 
+/**
+ * Whether a redirect target `b` is on the origin of `a` (scheme, host, effective port) and
+ * carries no user info: node:http turns user info into an `Authorization: Basic` header, so a
+ * Location of `http://user:pw@same-host/…` made the client send credentials the server chose
+ * (and a request that carries none — the login exchange — would carry them).
+ */
 function sameOrigin(a: URL, b: URL): boolean {
-  return a.protocol === b.protocol && a.hostname === b.hostname && a.port === b.port;
+  return (
+    a.protocol === b.protocol &&
+    a.hostname === b.hostname &&
+    a.port === b.port &&
+    b.username === '' &&
+    b.password === ''
+  );
 }
 
 /**

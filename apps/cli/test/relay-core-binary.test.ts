@@ -276,3 +276,57 @@ describe('the config directory', () => {
     expect(whoami).toMatchObject({ code: 0, stdout: expect.stringContaining('login: alice') });
   }, 20_000);
 });
+
+describe('same-origin redirects', () => {
+  function loginStub(location: (url: string) => string) {
+    let url = '';
+    return startStubRelay((request) => {
+      if (request.url === '/.well-known/relay') return { status: 200, json: discoveryOf(url) };
+      if (request.url === '/v1/login/forge-cli') {
+        return { status: 307, headers: { location: location(url) } };
+      }
+      return {
+        status: 200,
+        json: {
+          token: CALLER_TOKEN,
+          login: 'alice',
+          forge_user_id: 7,
+          pool: 'team',
+          client: 'laptop',
+          expires_at: '2030-02-01T00:00:00.000Z',
+        },
+      };
+    }).then((relay) => {
+      url = relay.url;
+      return relay;
+    });
+  }
+
+  it('are followed for the login exchange', async () => {
+    stub = await loginStub(() => '/v1/login/moved');
+    const result = await runBinary(cli.bin, ['login', stub.url, '--client', 'laptop'], {
+      RELAY_CONFIG_DIR: join(dir.path, 'config'),
+      GH_TOKEN: 'gho_forge',
+    });
+    expect(result.code).toBe(0);
+    expect(stub.requests.map((request) => request.url)).toEqual([
+      '/.well-known/relay',
+      '/v1/login/forge-cli',
+      '/v1/login/moved',
+    ]);
+  }, 20_000);
+
+  it('are refused when the Location carries user info (no Basic credentials are sent)', async () => {
+    stub = await loginStub((url) => `${url.replace('http://', 'http://evil:pw@')}/v1/login/moved`);
+    const result = await runBinary(cli.bin, ['login', stub.url, '--client', 'laptop'], {
+      RELAY_CONFIG_DIR: join(dir.path, 'config'),
+      GH_TOKEN: 'gho_forge',
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('(redirect_refused)');
+    expect(stub.requests.map((request) => request.url)).toEqual([
+      '/.well-known/relay',
+      '/v1/login/forge-cli',
+    ]);
+  }, 20_000);
+});
