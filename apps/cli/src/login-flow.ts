@@ -58,6 +58,25 @@ export function checkLoginUrl(raw: string, env: CliEnv): URL {
   throw new CliError('insecure_url');
 }
 
+/**
+ * Checks discovery's api_base with the login URL rules. The server chose it, not the command
+ * line: what is malformed in it is a `relay_protocol_error` (exit 1), not a usage error;
+ * `insecure_url` stays as it is.
+ */
+function checkApiBase(raw: string, env: CliEnv): URL {
+  try {
+    return checkLoginUrl(raw, env);
+  } catch (error) {
+    if (error instanceof CliError && error.code === 'usage_error') {
+      throw new CliError('relay_protocol_error', {
+        message:
+          "Discovery's api_base is not a relay URL (it carries credentials, a query or a fragment, or does not parse).",
+      });
+    }
+    throw error;
+  }
+}
+
 function compareVersions(a: string, b: string): number {
   const parse = (v: string) => v.split('-')[0]?.split('.').map(Number) ?? [];
   const [x, y] = [parse(a), parse(b)];
@@ -118,7 +137,7 @@ export async function performLogin(
   const { token: forgeToken } = await readNativeToken(deps);
 
   const discovery = await fetchDiscovery(deps, server);
-  const apiBase = checkLoginUrl(discovery.api_base, deps.env);
+  const apiBase = checkApiBase(discovery.api_base, deps.env);
   // A downgrade is refused whatever the flags say (client rule 1: neither override bypasses
   // it): `URL.host` leaves out the default port, so https://relay and http://relay would
   // otherwise count as the same host, and the forge token would travel in clear text.

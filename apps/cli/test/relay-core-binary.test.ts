@@ -125,7 +125,8 @@ describe('relay URLs given on the command line or in RELAY_URL', () => {
       RELAY_CONFIG_DIR: join(dir.path, 'config'),
       GH_TOKEN: 'gho_forge-secret',
     });
-    expect(result.code).toBe(2);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('(relay_protocol_error)');
     expect(stub.requests.map((request) => request.url)).toEqual(['/.well-known/relay']);
   }, 20_000);
 

@@ -230,6 +230,27 @@ describe('relay login', () => {
     },
   );
 
+  it.each([
+    ['credentials', (url: string) => url.replace('http://', 'http://user:pw@')],
+    ['a fragment', (url: string) => `${url}/#x`],
+    ['something that does not parse', () => 'http://[bad'],
+  ])(
+    'reports a discovery api_base with %s as the relay protocol error it is (exit 1)',
+    async (_name, apiBase) => {
+      const stub = await startRelay({
+        discovery: (url) => ({ status: 200, json: discovery(apiBase(url)) }),
+      });
+      const result = await runCli(
+        ['login', stub.url],
+        createFakeDependencies({ env: env({ GH_TOKEN: 't' }) }),
+      );
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('(relay_protocol_error)');
+      expect(result.stderr).not.toContain('pw');
+      expect(stub.requests).toHaveLength(1);
+    },
+  );
+
   it('accepts an https api_base in the discovery of an http server (an upgrade)', async () => {
     const sent: string[] = [];
     const deps = {
