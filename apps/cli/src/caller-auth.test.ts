@@ -98,6 +98,16 @@ describe('resolveCallerAuth (client rule 2)', () => {
       { tokenEnv: 'CI' },
       'not_logged_in',
     ],
+    ['a --pool of ..', {}, SAVED, { pool: '..' }, 'usage_error'],
+    ['a --pool of .', {}, SAVED, { pool: '.' }, 'usage_error'],
+    ['a RELAY_POOL with a slash', { RELAY_POOL: 'a/b' }, SAVED, {}, 'usage_error'],
+    [
+      'a --pool with a space, with an explicit token',
+      { RELAY_TOKEN: 'x' },
+      SAVED,
+      { pool: 'a b' },
+      'usage_error',
+    ],
     [
       'a RELAY_TOKEN with a newline inside',
       { RELAY_TOKEN: 'rly_hunter2\ninjected: 1' },

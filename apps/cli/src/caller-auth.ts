@@ -1,4 +1,4 @@
-import { err, ok } from '@relay/protocol';
+import { err, getPoolIdSchema, ok } from '@relay/protocol';
 import type { Result } from '@relay/protocol';
 import type { SavedLogin } from './auth-store.js';
 import type { CliEnv } from './cli-dependencies.js';
@@ -66,6 +66,23 @@ export function canonicalUrl(raw: string): string | undefined {
   }
 }
 
+/**
+ * Whether `pool` is a pool id (`[A-Za-z0-9][A-Za-z0-9._-]{0,99}`). It becomes a path segment
+ * of health and stats URLs: `..` or `.` would be resolved away by URL parsing and send the
+ * token to another relay path (`--pool ..` asked GET /v1/health).
+ */
+export function isPoolId(pool: string): boolean {
+  return getPoolIdSchema().safeParse(pool).success;
+}
+
+/** The usage error of a pool that is not a pool id. */
+export function invalidPoolError(): CliError {
+  return new CliError('usage_error', {
+    message:
+      'The pool must be 1-100 of A-Z, a-z, 0-9, ".", "_", "-", starting with a letter or digit.',
+  });
+}
+
 /** The usage error of a relay URL {@link canonicalUrl} refuses (the URL itself is not echoed). */
 export function invalidRelayUrlError(): CliError {
   return new CliError('usage_error', {
@@ -94,6 +111,7 @@ export function resolveCallerAuth(
     return err(invalidRelayUrlError());
   }
   const pool = nonBlank(options.pool) ?? nonBlank(env.RELAY_POOL) ?? saved?.pool;
+  if (pool !== undefined && !isPoolId(pool)) return err(invalidPoolError());
 
   if (explicitToken !== undefined && !isTokenText(explicitToken)) {
     return err(

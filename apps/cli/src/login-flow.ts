@@ -8,7 +8,7 @@ import {
 import type { DiscoveryDocument } from '@relay/protocol';
 import { resolveConfigDir, writeSavedLogin } from './auth-store.js';
 import type { SavedLogin } from './auth-store.js';
-import { canonicalUrl, hasUrlExtras } from './caller-auth.js';
+import { canonicalUrl, hasUrlExtras, invalidPoolError, isPoolId } from './caller-auth.js';
 import type { CliDependencies, CliEnv } from './cli-dependencies.js';
 import { CliError } from './cli-error.js';
 import { readNativeToken } from './native-token-reader.js';
@@ -122,6 +122,7 @@ export async function performLogin(
     throw new CliError('usage_error', { message: 'Which relay? Pass the server URL.' });
   }
   const server = checkLoginUrl(rawServer, deps.env);
+  if (options.pool !== undefined && !isPoolId(options.pool)) throw invalidPoolError();
   let client: string;
   if (options.client === undefined) {
     client = defaultClientName(deps.hostname());

@@ -331,3 +331,31 @@ describe('same-origin redirects', () => {
     ]);
   }, 20_000);
 });
+
+describe('pools', () => {
+  it.each([
+    ['health', ['health', '--pool', '..']],
+    ['stats', ['stats', '--pool', '.']],
+    ['request', ['request', '--path', '/repos/a/b', '--pool', '../admin']],
+  ])(
+    '%s refuses a pool that is no pool id instead of sending the token to another path',
+    async (_name, argv) => {
+      const env = await loggedIn();
+      const result = await runBinary(cli.bin, argv, env);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('(usage_error)');
+      expect(stub?.requests).toEqual([]);
+    },
+    20_000,
+  );
+
+  it('login refuses a --pool that is no pool id before reading the forge token', async () => {
+    stub = await startStubRelay(() => ({ status: 200, json: {} }));
+    const result = await runBinary(cli.bin, ['login', stub.url, '--pool', '..'], {
+      RELAY_CONFIG_DIR: join(dir.path, 'config'),
+      GH_TOKEN: 'gho_forge',
+    });
+    expect(result.code).toBe(2);
+    expect(stub.requests).toEqual([]);
+  }, 20_000);
+});
