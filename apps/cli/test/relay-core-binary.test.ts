@@ -359,3 +359,17 @@ describe('pools', () => {
     expect(stub.requests).toEqual([]);
   }, 20_000);
 });
+
+describe('relay login server arguments', () => {
+  it('refuses two different servers instead of picking one silently', async () => {
+    stub = await startStubRelay(() => ({ status: 200, json: {} }));
+    const result = await runBinary(
+      cli.bin,
+      ['login', stub.url, '--server', 'https://relay.example.com'],
+      { RELAY_CONFIG_DIR: join(dir.path, 'config'), GH_TOKEN: 'gho_forge' },
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('(usage_error)');
+    expect(stub.requests).toEqual([]);
+  }, 20_000);
+});

@@ -274,6 +274,28 @@ describe('relay login', () => {
     ]);
   });
 
+  it.each([
+    ['the argument and --server', ['--server', 'https://other.example']],
+    ['the argument and --url', ['--url', 'https://other.example']],
+  ])('refuses two different servers (%s)', async (_name, flags) => {
+    const stub = await startRelay();
+    const result = await runCli(
+      ['login', stub.url, ...flags],
+      createFakeDependencies({ env: env({ GH_TOKEN: 't' }) }),
+    );
+    expect(result.code).toBe(2);
+    expect(stub.requests).toEqual([]);
+  });
+
+  it('accepts the same server given twice', async () => {
+    const stub = await startRelay();
+    const result = await runCli(
+      ['login', stub.url, '--server', stub.url],
+      createFakeDependencies({ env: env({ GH_TOKEN: 't' }) }),
+    );
+    expect(result.code).toBe(0);
+  });
+
   it('refuses a cross-origin redirect of the login exchange', async () => {
     other = await startStubRelay((request) => loginAnswer(request.json as { client: string }));
     const stub = await startRelay({

@@ -39,8 +39,17 @@ export class LoginCommand extends RelayCommand {
 
   override async run(deps: CliDependencies): Promise<number> {
     const { performLogin } = await import('../login-flow.js');
+    const given = [this.server, this.serverOption, this.url].filter((value) => value !== undefined);
+    if (new Set(given).size > 1) {
+      // `relay login A --server B` logged in to A without a word; the token would then be bound
+      // to the server the user did not mean.
+      const { CliError } = await import('../cli-error.js');
+      throw new CliError('usage_error', {
+        message: 'Give the server once: as the argument, --server or --url.',
+      });
+    }
     const saved = await performLogin(deps, {
-      server: this.server ?? this.serverOption ?? this.url,
+      server: given[0],
       pool: this.pool,
       client: this.client,
       trustDiscoveryRedirect: this.trustDiscoveryRedirect,
