@@ -54,8 +54,29 @@ describe('defaultClientName', () => {
     ['h'.repeat(100), 'h'.repeat(80)],
     ['', 'client'],
     ['.local', 'client'],
+    // A cut at 80 characters that leaves `.local` (or a space) at the end goes on normalizing.
+    ['h'.repeat(74) + '.local.x', 'h'.repeat(74)],
+    ['h'.repeat(79) + ' x', 'h'.repeat(79)],
+    ['host.local\u0000', 'host'],
   ])('%j → %j', (hostname, expected) => {
     expect(defaultClientName(hostname)).toBe(expected);
+  });
+
+  it('is the name the relay stores: a fixed point of normalizeClientName', () => {
+    const hostname = fc.oneof(
+      fc.string({ maxLength: 120 }),
+      fc
+        .array(fc.constantFrom('h', '.local', '.LOCAL', ' ', '\t', 'é', '\u0000', '-'), {
+          maxLength: 40,
+        })
+        .map((parts) => parts.join('')),
+    );
+    fc.assert(
+      fc.property(hostname, (raw) => {
+        const name = defaultClientName(raw);
+        expect(normalizeClientName(name)).toEqual({ ok: true, value: name });
+      }),
+    );
   });
 });
 

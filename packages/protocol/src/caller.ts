@@ -31,14 +31,20 @@ export function normalizeClientName(
 /**
  * The default client name of a host: its hostname normalized, then truncated to 80 characters
  * (explicit names are never truncated). Falls back to `client` for an unusable hostname.
+ *
+ * The result is a fixed point of {@link normalizeClientName} — the name the relay stores is the
+ * name the client sent: control characters are removed first, and trimming, `.local` removal
+ * and truncation repeat until nothing changes (a cut can leave `.local` or a space at the end).
  */
 export function defaultClientName(hostname: string): string {
-  let name = hostname.trim();
-  while (LOCAL_SUFFIX.test(name)) name = name.replace(LOCAL_SUFFIX, '');
   // eslint-disable-next-line no-control-regex
-  name = Array.from(name.replace(/[\u0000-\u001f\u007f]/g, ''))
-    .slice(0, CLIENT_NAME_MAX_LENGTH)
-    .join('');
+  let name = hostname.replace(/[\u0000-\u001f\u007f]/g, '');
+  for (let previous: string | undefined; previous !== name;) {
+    previous = name;
+    name = name.trim();
+    while (LOCAL_SUFFIX.test(name)) name = name.replace(LOCAL_SUFFIX, '');
+    name = Array.from(name).slice(0, CLIENT_NAME_MAX_LENGTH).join('');
+  }
   return name.length > 0 ? name : 'client';
 }
 
