@@ -123,6 +123,26 @@ describe('relay native prints gh’s flag and argument errors itself', () => {
       'expected the "[HOST/]OWNER/REPO" format, got "widgets"\n',
     ],
     [
+      'a malformed -R for run list (gh v2.60 prefixes the base-repo error)',
+      ['run', 'list', '-R', 'widgets'],
+      'failed to determine base repo: expected the "[HOST/]OWNER/REPO" format, got "widgets"\n',
+    ],
+    [
+      'a malformed -R for run view --json',
+      ['run', 'view', '5', '--json', 'name', '-R', 'a/b/c/d'],
+      'failed to determine base repo: expected the "[HOST/]OWNER/REPO" format, got "a/b/c/d"\n',
+    ],
+    [
+      'a malformed -R for run watch',
+      ['run', 'watch', '5', '-R', 'acme/'],
+      'failed to determine base repo: expected the "[HOST/]OWNER/REPO" format, got "acme/"\n',
+    ],
+    [
+      'a malformed -R for workflow list (unprefixed, as gh v2.60)',
+      ['workflow', 'list', '-R', 'widgets'],
+      'expected the "[HOST/]OWNER/REPO" format, got "widgets"\n',
+    ],
+    [
       'run view without a run or job id (stdout not a terminal: gh cannot prompt)',
       ['run', 'view', '-R', 'acme/widgets'],
       `run or job ID required when not running interactively\n\n${RUN_VIEW_USAGE}`,

@@ -281,6 +281,26 @@ describe('planNativeInvocation: gh’s own flag and argument errors, printed wit
       'expected the "[HOST/]OWNER/REPO" format, got "acme/widgets/x/y"\n',
     ],
     [
+      ['run', 'list'],
+      { GH_REPO: 'widgets' },
+      'failed to determine base repo: expected the "[HOST/]OWNER/REPO" format, got "widgets"\n',
+    ],
+    [
+      ['run', 'view', '--job', '7', '-R', 'a//b'],
+      {},
+      'failed to determine base repo: expected the "[HOST/]OWNER/REPO" format, got "a//b"\n',
+    ],
+    [
+      ['run', 'watch', '5', '-R', 'a/b/c/d'],
+      {},
+      'failed to determine base repo: expected the "[HOST/]OWNER/REPO" format, got "a/b/c/d"\n',
+    ],
+    [
+      ['workflow', 'view', 'ci.yml'],
+      { GH_REPO: 'widgets' },
+      'expected the "[HOST/]OWNER/REPO" format, got "widgets"\n',
+    ],
+    [
       ['repo', 'view', 'acme//widgets'],
       {},
       'argument error: expected the "[HOST/]OWNER/REPO" format, got "acme//widgets"\n',

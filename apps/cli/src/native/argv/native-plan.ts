@@ -291,7 +291,20 @@ function selectCommandRepo(
   if (explicit === undefined || !readsBaseRepoFirst(command, parsed)) {
     return delegate('invalid_usage');
   }
-  return toPlan(checkRepoValue(explicit)) ?? delegate('invalid_usage');
+  return (
+    toPlan(checkRepoValue(explicit, baseRepoErrorPrefix(command))) ?? delegate('invalid_usage')
+  );
+}
+
+/**
+ * The words gh puts before a base-repository error: `run list`, `run view` and `run watch`
+ * wrap it (`fmt.Errorf("failed to determine base repo: %w", err)` in v2.60's `listRun`,
+ * `runView`, `watchRun`); every other served command returns it bare.
+ */
+function baseRepoErrorPrefix(command: ServedCommandName): string {
+  return command === 'run list' || command === 'run view' || command === 'run watch'
+    ? 'failed to determine base repo: '
+    : '';
 }
 
 /** Whether a `pr view`/`pr diff` argument is a PR URL (gh's finder needs no base repository). */
