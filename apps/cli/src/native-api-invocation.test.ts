@@ -17,6 +17,8 @@ describe('planApiInvocation', () => {
     ],
     [['repos/a/b', '--paginate'], { query: { per_page: '100' }, paginate: true }],
     [['repos/a/b?per_page=50', '--paginate'], { query: { per_page: '50' } }],
+    // An escaped `;` is sent escaped, as gh sends it.
+    [['repos/a/b/issues?q=a%3Bb'], { query: { q: 'a;b' } }],
     [['repos/a/b', '-X', 'GET'], { path: '/repos/a/b' }],
     [['repos/a/b/contents?path=x&ref=main'], { query: { path: 'x', ref: 'main' } }],
     [['repos/a/b/pulls?patch=1'], { query: { patch: '1' } }],
@@ -95,6 +97,10 @@ describe('planApiInvocation', () => {
     [['repos/a/b/contents/é'], 'unsupported_path'],
     // An empty key: the relay's query rules refuse it, gh sends it (not a secret key).
     [['repos/a/b?=x'], 'unsupported_path'],
+    // gh sends a `;` of the path's query as it is (and --paginate's addPerPage, whose
+    // url.ParseQuery fails on it, appends per_page=100 after the path's own per_page).
+    [['repos/a/b/issues?state=closed;per_page=1'], 'unsupported_path'],
+    [['repos/a/b/labels?per_page=1;x=1', '--paginate'], 'unsupported_path'],
   ])('%j delegates (%s)', (args, reason) => {
     expect(planApiInvocation(args)).toEqual({ kind: 'delegate', reason });
   });

@@ -398,7 +398,13 @@ export function planApiInvocation(
   const absolute = filled.startsWith('/') ? filled : `/${filled}`;
   const questionMark = absolute.indexOf('?');
   const path = questionMark < 0 ? absolute : absolute.slice(0, questionMark);
-  const query = parseQuery(questionMark < 0 ? '' : absolute.slice(questionMark + 1));
+  const search = questionMark < 0 ? '' : absolute.slice(questionMark + 1);
+  // gh sends the path's query verbatim, a `;` included, where the relay would send it
+  // re-encoded (`%3B`): a server that splits on `;` (Rack 2) reads two other requests, and
+  // gh's addPerPage, whose url.ParseQuery fails on a `;`, appends `per_page=100` even after
+  // a `per_page` of the path. Not a request the relay can send as gh does: gh runs.
+  if (search.includes(';')) return delegate('unsupported_path');
+  const query = parseQuery(search);
   if (query === undefined) return delegate('secret_query_key');
   // gh's addPerPage: unless a per_page field exists or the path's first per_page is non-empty.
   if (paginate && fieldQuery?.hasPerPage !== true) {

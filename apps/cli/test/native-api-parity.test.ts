@@ -139,6 +139,29 @@ describe('relay native api through relay-server and the simulated forge', () => 
     }
   });
 
+  it('hands a query with a raw `;` to the native gh (gh sends it verbatim; --paginate adds per_page)', async () => {
+    const dir = createTempDir();
+    try {
+      const gh = join(dir.path, 'fake-gh');
+      writeFileSync(gh, `#!/bin/sh\nprintf '%s\\n' "$@" > "${dir.path}/argv"\nexit 7\n`);
+      chmodSync(gh, 0o755);
+      sim.requests.clear();
+      const path = 'repos/acme/widgets/labels?per_page=1;x=1';
+      const result = await relay(['native', 'api', path, '--paginate', '--jq', 'length'], {
+        ...env,
+        RELAY_NATIVE_CLI: gh,
+      });
+      expect(result.code).toBe(7);
+      expect(result.stdout).toBe('');
+      expect(readFileSync(join(dir.path, 'argv'), 'utf8')).toBe(
+        `api\n${path}\n--paginate\n--jq\nlength\n`,
+      );
+      expect(sim.requests.count({})).toBe(0);
+    } finally {
+      dir.remove();
+    }
+  });
+
   it('exits quietly with 141 when the reader of its stdout goes away, as gh dies of SIGPIPE', async () => {
     const text = JSON.stringify(Array.from({ length: 400 }, () => ({ x: 'a'.repeat(1000) })));
     sim.faults.inject({
