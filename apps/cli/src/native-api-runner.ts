@@ -192,8 +192,14 @@ async function readPages(
 
 async function runLoginProbe(deps: CliDependencies, output: ApiOutput): Promise<number> {
   const session = await loadCallerSession(deps);
-  if (session.saved === undefined || session.auth.source !== 'saved') {
-    throw new CliError('not_logged_in');
+  if (session.saved === undefined) throw new CliError('not_logged_in');
+  if (session.auth.source !== 'saved') {
+    // The probe prints the saved login, which belongs to the saved token alone: an explicit
+    // token (RELAY_TOKEN or --token-env) has no login the relay could vouch for.
+    throw new CliError('not_logged_in', {
+      message:
+        'The login probe prints the saved login, and an explicit relay token (RELAY_TOKEN) has none: unset it, or run `relay login`.',
+    });
   }
   const reply = await getPoolResource(deps, session.auth, 'health');
   if (reply.kind !== 'ok') throw toReplyError(reply);

@@ -638,6 +638,18 @@ describe('relay native api: the login probe', () => {
     ]);
   });
 
+  it('with an explicit RELAY_TOKEN says why it cannot answer, instead of "no saved login"', async () => {
+    const deps = await setup(() => ({ status: 200, json: { pool: 'team' } }), {
+      RELAY_TOKEN: 'rly_explicit-token',
+    });
+    const result = await runCli(['native', 'api', 'user', '--jq', '.login'], deps);
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain('explicit relay token (RELAY_TOKEN)');
+    expect(result.stderr).not.toContain('No saved login');
+    expect(result.stderr).not.toContain('rly_explicit-token');
+    expect(relay?.requests).toEqual([]);
+  });
+
   it('fails with exit 4 when the saved token is rejected', async () => {
     const deps = await setup(() => ({ status: 401, json: errorOf('unauthorized') }));
     const result = await runCli(['native', 'api', 'user', '--jq', '.login'], deps);
