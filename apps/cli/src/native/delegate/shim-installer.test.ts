@@ -248,6 +248,18 @@ describe('runShimInstaller (in-memory file system, fake zsh)', () => {
       'zdotdir_relative',
     ],
     [
+      'an empty ZDOTDIR (zsh then reads no startup file of the home directory)',
+      { env: { SHELL: '/bin/zsh', PATH: '/usr/bin', ZDOTDIR: '' } },
+      {},
+      'zdotdir_relative',
+    ],
+    [
+      'a blank ZDOTDIR',
+      { env: { SHELL: '/bin/zsh', PATH: '/usr/bin', ZDOTDIR: '   ' } },
+      {},
+      'zdotdir_relative',
+    ],
+    [
       'a ZDOTDIR with a leading blank',
       { env: { SHELL: '/bin/zsh', PATH: '/usr/bin', ZDOTDIR: ' /home/u/dots' } },
       {},

@@ -25,7 +25,7 @@ export const INSTALL_SHIM_ERRORS = {
   /** `--shell` names another shell, or (without `--shell`) $SHELL is not zsh or is unset. */
   shell_unsupported: { exitCode: 2 },
   /**
-   * ZDOTDIR is set to a relative path (or one with surrounding blanks): zsh reads its startup
+   * ZDOTDIR is set to a relative path, a blank one or one with surrounding blanks: zsh reads its startup
    * files relative to each shell's working directory, so no file relay could write is read by
    * every shell, and a relative path in the install record would not find it for `--remove`.
    */
@@ -234,8 +234,9 @@ export async function runShimInstaller(
         : 'removed';
     return ok({ outcome, remove: true, paths, plan, verifications: [] });
   }
+  // A set but blank ZDOTDIR is no home directory to zsh: it reads `/.zshenv`, never `~/.zshenv`.
   const zdotdir = deps.env.ZDOTDIR;
-  if (zdotdir !== undefined && zdotdir.trim() !== '' && !isAbsolute(zdotdir)) {
+  if (zdotdir !== undefined && !isAbsolute(zdotdir)) {
     return err({ code: 'zdotdir_relative', subject: zdotdir });
   }
   const zsh = await findZsh(host);
