@@ -1,10 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTempDir } from '../../../test/cli-harness.js';
 import { loadLocalRules, resolveLocalRulesSource } from './local-rules-file.js';
 import type { LocalRulesSource } from './local-rules-file.js';
-import { readBoundedFile } from './outbound-guard.js';
+import { readBoundedFile, readRulesFile } from './outbound-guard.js';
 
 describe('resolveLocalRulesSource', () => {
   it.each<[string, Record<string, string>, LocalRulesSource]>([
@@ -68,6 +69,28 @@ describe('loadLocalRules', () => {
       ok: false,
       error: 'local_read',
     });
+  });
+
+  it.each([false, true])(
+    'a FIFO fails closed at once (local_read) instead of waiting for a writer (explicit: %s)',
+    async (explicit) => {
+      const path = join(dir.path, 'string-rewrites.json');
+      execFileSync('mkfifo', [path]);
+      expect(await loadLocalRules({ path, explicit }, readRulesFile)).toEqual({
+        ok: false,
+        error: 'local_read',
+      });
+    },
+  );
+
+  it('a regular file is read by the rules reader as by the bounded reader', async () => {
+    const path = write('rules.json', JSON.stringify({ schema_version: 1, rules: [rule] }));
+    expect(await loadLocalRules({ path, explicit: true }, readRulesFile)).toEqual({
+      ok: true,
+      value: [rule],
+    });
+    const absent = { path: join(dir.path, 'string-rewrites.json'), explicit: false };
+    expect(await loadLocalRules(absent, readRulesFile)).toEqual({ ok: true, value: [] });
   });
 
   it.each([false, true])('a valid file gives its rules (explicit: %s)', async (explicit) => {

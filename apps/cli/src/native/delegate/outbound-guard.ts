@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { err, ok } from '@relay/protocol';
 import type { RelayRequestInput, Result } from '@relay/protocol';
 import type { RuleSet } from '@relay/rewrite-engine';
@@ -35,6 +35,22 @@ export const readBoundedFile: BoundedFileReader = async (path, maxBytes) => {
 };
 
 /**
+ * Reads the local rules file: a regular file only. A FIFO, a socket or a device would block the
+ * open (or read) with no deadline, where every other part of the policy has one (SPEC.md client
+ * rule 15: five seconds); such a path is refused at once (`ENOTREG`: the policy fails closed,
+ * `local_read`). A missing path keeps its `ENOENT`.
+ */
+export const readRulesFile: BoundedFileReader = async (path, maxBytes) => {
+  const info = await stat(path);
+  if (!info.isFile()) {
+    throw Object.assign(new Error('the local rules file is not a regular file'), {
+      code: 'ENOTREG',
+    });
+  }
+  return readBoundedFile(path, maxBytes);
+};
+
+/**
  * One fresh policy attempt for `endpoint` (SPEC.md client rule 15): the local rules file, the
  * pool's string-rewrites endpoint, the merge.
  *
@@ -53,7 +69,7 @@ export async function loadGuard(
     fetch: deps.fetch,
     now: deps.now,
     endpoint,
-    loadLocalRules: () => loadLocalRules(source, readBoundedFile),
+    loadLocalRules: () => loadLocalRules(source, readRulesFile),
   });
   if (!guard.ok) throw toPolicyFailureError(guard.error);
   return guard.value;
