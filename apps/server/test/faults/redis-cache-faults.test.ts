@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDIS_AVAILABLE } from '../../src/scale/__fixtures__/test-redis.js';
 import { startTcpProxy, type TestTcpProxy } from '../../src/storage/__fixtures__/tcp-proxy.js';
 import { POSTGRES_AVAILABLE } from '../../src/storage/__fixtures__/test-databases.js';
-import { startReplicaSet, type ReplicaSet } from '../scale/redis-cache-fixture.js';
+import { REPLICA_POOL, startReplicaSet, type ReplicaSet } from '../scale/redis-cache-fixture.js';
 
 /**
  * Redis lost under the shared cache, the flights and the proofs (issue 25 item 4): two replicas
@@ -42,6 +42,18 @@ describe.runIf(POSTGRES_AVAILABLE && REDIS_AVAILABLE)('the shared cache when Red
       if (answer.status === 424) expect(answer.json.error?.reason).toBe('relay_overloaded');
       // No entry is read while Redis is away: nothing could vouch for it.
       if (answer.status === 200) expect(answer.json.relay?.cache).not.toBe('hit');
+    }
+    // Stats counts the shared cache's entries: while Redis is away it is refused typed, 503
+    // relay_overloaded (README "When Redis is lost"), not 500 internal_error.
+    for (const replica of set.replicas) {
+      const response = await fetch(`${replica.url}/v1/pools/${REPLICA_POOL}/stats`, {
+        headers: { authorization: `Bearer ${set.callerToken}` },
+      });
+      const body = (await response.json()) as { error?: { code?: string } };
+      expect({ status: response.status, code: body.error?.code }).toEqual({
+        status: 503,
+        code: 'relay_overloaded',
+      });
     }
 
     proxy.restore();
