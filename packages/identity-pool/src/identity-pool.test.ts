@@ -140,6 +140,20 @@ describe('acquire', () => {
     expect(cooldowns.has('b')).toBe(false);
   });
 
+  it('tells onSelected each identity selection decides on, before its credential resolves', async () => {
+    const { pool, request, log } = setup([a, b], { b: 'ghp_b' });
+    const selected: string[] = [];
+    const acquired = await pool.acquire({
+      ...request,
+      onSelected: (id) => {
+        selected.push(`${id}@${String(log.length)}`);
+      },
+    });
+    expect(acquired).toMatchObject({ ok: true, value: { identity: { id: 'b' } } });
+    // `a` was chosen before any credential was resolved; `b` after a's failed.
+    expect(selected).toEqual(['a@0', 'b@1']);
+  });
+
   it('does not retry an identity in credential cooldown even once its binding is repaired', async () => {
     const table: Record<string, string | CredentialError> = { b: 'ghp_b' };
     const { pool, request, clock } = setup([a, b], table);

@@ -49,6 +49,13 @@ export interface IdentityRequest {
    * {@link IdentityPoolOptions.atPaceLimit}).
    */
   readonly atPaceLimit?: (identityIds: readonly string[]) => Promise<ReadonlySet<string>>;
+  /**
+   * Called with the selected identity's id synchronously when selection decides, before any
+   * other await of the request, so that a pacer can count the choice against that identity's
+   * headroom before a concurrent selection reads it (`atPaceLimit`). Called once per identity
+   * tried by {@link IdentityPool.acquire} (a credential that fails moves on to another one).
+   */
+  readonly onSelected?: (identityId: string) => void;
 }
 
 /** The coordinator failed (infrastructure failure; maps to a 5xx, never to another identity). */
@@ -169,6 +176,7 @@ export function createIdentityPool(options: IdentityPoolOptions): IdentityPool {
         exclude,
         busy,
       });
+      if (selected.ok) request.onSelected?.(selected.value.identity.id);
       if (selected.ok && selected.value.renewLease) {
         await coordinator.setLease(route.key, selected.value.identity.id, leaseTtlMs);
       }

@@ -121,6 +121,31 @@ describe('the governor at upstream dispatch', () => {
     expect(h.usage.countLastMinute(['pat-1', 'pat-2'], 'core')).toBe(4);
   });
 
+  it('spreads a concurrent burst over the identities with headroom before refusing', async () => {
+    // Five reads of one route at once: each selection decides before any of them is admitted,
+    // so without claims all five choose the leased pat-1 (its window is still empty), two are
+    // sent and three refused while pat-2 has its whole pace left.
+    const h = setUp('/repos/acme/widgets/pulls/1/files', true);
+    const outcomes = await Promise.all(
+      Array.from({ length: 5 }, () => readUpstream(h.context, undefined)),
+    );
+    expect(h.sent.map(who).sort()).toEqual([
+      'Bearer token-one',
+      'Bearer token-one',
+      'Bearer token-two',
+      'Bearer token-two',
+    ]);
+    expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(4);
+    expect(outcomes.filter((outcome) => !outcome.ok)).toEqual([
+      {
+        ok: false,
+        error: expect.objectContaining({
+          failure: expect.objectContaining({ code: 'fallback_local', reason: 'relay_overloaded' }),
+        }) as unknown,
+      },
+    ]);
+  });
+
   it('an anonymous lane at its pace falls through to a pooled identity', async () => {
     const h = setUp('/repos/acme/widgets/issues/1');
     for (let i = 0; i < 3; i++) await readUpstream(h.context, undefined);

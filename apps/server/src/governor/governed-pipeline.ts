@@ -22,7 +22,11 @@ export interface GovernedPipelineOptions {
 /**
  * Wraps the identity pool so that every selection sees which identities are at their pace limit
  * (they count as busy: `atPaceLimit`) and every credential handed out is registered under its
- * identity (the governed transport paces its requests by identity).
+ * identity (the governed transport paces its requests by identity). Each acquisition claims the
+ * selected identity's headroom at the moment selection decides ({@link UpstreamGovernor.claim}),
+ * so that concurrent selections spread a burst over the identities with headroom instead of all
+ * choosing the one none has spent yet; the claim ends when its request is admitted, and the
+ * claims of identities whose credential failed are given back at once.
  *
  * @param pool - the pipeline's identity pool
  * @param governor - the upstream governor
@@ -37,12 +41,27 @@ export function governIdentityPool(
   return {
     select: (request, exclude) => pool.select({ atPaceLimit, ...request }, exclude),
     async acquire(request) {
-      const acquired = await pool.acquire({ atPaceLimit, ...request });
-      if (acquired.ok) {
-        const { credential, identity } = acquired.value;
-        registry.register(credential.toAuthorizationHeader(), identity.id);
+      const claimed: { readonly id: string; readonly release: () => void }[] = [];
+      const onSelected = (id: string) => {
+        claimed.push({ id, release: governor.claim(id) });
+      };
+      let acquired: Awaited<ReturnType<IdentityPool['acquire']>> | undefined;
+      try {
+        acquired = await pool.acquire({ atPaceLimit, ...request, onSelected });
+        return acquired;
+      } finally {
+        // Only the identity handed out keeps its claim (its request is admitted next).
+        const kept = acquired?.ok === true ? acquired.value.identity.id : undefined;
+        let keptOnce = false;
+        for (const { id, release } of claimed) {
+          if (id === kept && !keptOnce) keptOnce = true;
+          else release();
+        }
+        if (acquired?.ok === true) {
+          const { credential, identity } = acquired.value;
+          registry.register(credential.toAuthorizationHeader(), identity.id);
+        }
       }
-      return acquired;
     },
     report: (report) => pool.report(report),
   };

@@ -4,6 +4,7 @@ import { createFakeScheduler } from './__fixtures__/fake-scheduler.js';
 import { PACE_RECOVERY_MS, PACE_WINDOW_MS } from './pace-ledger.js';
 import {
   DEFAULT_PACE_LIMITS,
+  GOVERNOR_CLAIM_TTL_MS,
   createUpstreamGovernor,
   isSecondaryLimitAnswer,
   type GovernorEvent,
@@ -163,6 +164,35 @@ describe('createUpstreamGovernor', () => {
     ]);
     // Idle and at full pace again: no longer listed.
     expect(await governor.senders()).toEqual([]);
+  });
+
+  it('counts claims of selections against headroom until admitted, released or expired', async () => {
+    const clock = createFakeScheduler();
+    const governor = createUpstreamGovernor({
+      limits: { maxInFlight: 10, pointsPerMinute: 2 },
+      maxWaitMs: 0,
+      now: clock.now,
+      schedule: clock.schedule,
+    });
+    // The set is read when asked: a claim made after atLimit answered still counts.
+    const busy = await governor.atLimit(['id1', 'id2']);
+    expect(busy.has('id1')).toBe(false);
+    governor.claim('id1');
+    expect(busy.has('id1')).toBe(false);
+    const release = governor.claim('id1');
+    expect(busy.has('id1')).toBe(true);
+    expect(busy.has('id2')).toBe(false);
+    release();
+    release();
+    expect(busy.has('id1')).toBe(false);
+    // Admission takes the claim over: one point in the window, no claim left.
+    expect((await governor.admit('id1', 'c')).ok).toBe(true);
+    expect((await governor.atLimit(['id1'])).has('id1')).toBe(false);
+    // A claim no request followed stops counting after its time.
+    governor.claim('id1');
+    expect((await governor.atLimit(['id1'])).has('id1')).toBe(true);
+    await clock.advance(GOVERNOR_CLAIM_TTL_MS);
+    expect((await governor.atLimit(['id1'])).has('id1')).toBe(false);
   });
 
   it('lists its busy senders for the gauges', async () => {

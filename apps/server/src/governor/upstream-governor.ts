@@ -23,6 +23,12 @@ export const DEFAULT_GOVERNOR_MAX_WAIT_MS = 2_000;
 export const DEFAULT_GOVERNOR_MAX_QUEUED = 1_000;
 
 /**
+ * How long a selection's claim on a sender's headroom counts ({@link UpstreamGovernor.claim})
+ * when no request of that sender follows it (the request failed before its send).
+ */
+export const GOVERNOR_CLAIM_TTL_MS = 1_000;
+
+/**
  * GitHub's search buckets per minute when no response has said otherwise: 30 for authenticated
  * search, 10 for code search (the anonymous lane's 10 is learned from its headers).
  */
@@ -98,8 +104,22 @@ export interface UpstreamGovernor {
     caller: string,
     paced?: PacedBucket,
   ): Promise<Result<GovernorPermit, GovernorRefusal>>;
-  /** The keys among `keys` that have no headroom now (at their pace limit, or with waiters). */
+  /**
+   * The keys among `keys` that have no headroom now: at their pace limit, with waiters, or with
+   * their headroom taken by claims ({@link claim}). Claims are read when the set is asked
+   * (`has`), not when it is made, so a selection that decides after another one claimed sees it.
+   */
   atLimit(keys: readonly string[]): Promise<ReadonlySet<string>>;
+  /**
+   * Claims one point of `key`'s headroom for a request that selected it and will send soon: until
+   * that request is admitted ({@link admit} takes the oldest claim of its key), the claim is
+   * released, or {@link GOVERNOR_CLAIM_TTL_MS} passes, the claim counts against the headroom
+   * {@link atLimit} reports. Without it, every request of a concurrent burst would select the
+   * same identity (none has spent a point yet) and wait for it while another had headroom.
+   *
+   * @returns gives the claim back (idempotent; nothing once it was taken or expired)
+   */
+  claim(key: string): () => void;
   /**
    * Reads an answer of `key`: a secondary-limit answer halves its pace (see
    * {@link isSecondaryLimitAnswer}); a search bucket's `x-ratelimit-limit` sets its pace.
@@ -161,6 +181,25 @@ function wantsRedrain(queue: KeyQueue): boolean {
   return queue.redrain;
 }
 
+/**
+ * The busy keys of {@link UpstreamGovernor.atLimit}: a plain `Set` of those found at their limit
+ * whose `has` also answers true for a key whose remaining headroom the live claims take
+ * (`claimedOut`, asked at every `has`: the selector only asks `has`). It stays a `Set` (its own
+ * `has` is not enumerable), so it compares and iterates as the keys found at their limit.
+ *
+ * @param busy - the keys found at their limit
+ * @param claimedOut - whether the claims now take a key's remaining headroom
+ */
+function claimAwareBusySet(
+  busy: ReadonlySet<string>,
+  claimedOut: (key: string) => boolean,
+): ReadonlySet<string> {
+  const set = new Set(busy);
+  const has = (key: string): boolean => Set.prototype.has.call(set, key) || claimedOut(key);
+  Object.defineProperty(set, 'has', { value: has, enumerable: false });
+  return set;
+}
+
 function defaultSchedule(fn: () => void, ms: number): () => void {
   const timer = setTimeout(fn, Math.max(0, ms));
   timer.unref();
@@ -197,6 +236,17 @@ export function createUpstreamGovernor(options: UpstreamGovernorOptions): Upstre
   const ratio = limits.pointsPerMinute / GITHUB_SECONDARY_LIMITS.pointsPerMinute;
   /** Senders that took a permit or were slowed, until they are idle again. */
   const known = new Set<string>();
+  /** Live claims of selections not admitted yet, by key, oldest first (see `claim`). */
+  const claims = new Map<string, { readonly at: number }[]>();
+
+  /** The key's claims still counting at `at` (expired ones are dropped). */
+  function liveClaims(key: string, at: number): { readonly at: number }[] {
+    const list = claims.get(key);
+    if (list === undefined) return [];
+    while (list.length > 0 && (list[0]?.at ?? at) + GOVERNOR_CLAIM_TTL_MS <= at) list.shift();
+    if (list.length === 0) claims.delete(key);
+    return list;
+  }
 
   function bucketKey(key: string, paced: PacedBucket): string {
     return `${key}#${paced.bucket}`;
@@ -401,6 +451,10 @@ export function createUpstreamGovernor(options: UpstreamGovernorOptions): Upstre
 
   return {
     async admit(key, caller, paced) {
+      // This request's own claim (the oldest of its key) ends here: from now on its point is in
+      // the ledger's window, or it waits in the queue (which makes the key busy by itself).
+      liveClaims(key, now()).shift();
+      if (claims.get(key)?.length === 0) claims.delete(key);
       const existing = queues.get(key);
       if (existing === undefined || existing.size === 0) {
         const taken = await tryTake(key, paced);
@@ -436,6 +490,7 @@ export function createUpstreamGovernor(options: UpstreamGovernorOptions): Upstre
 
     async atLimit(keys) {
       const busy = new Set<string>();
+      const standings = new Map<string, PaceStanding>();
       const at = now();
       for (const key of keys) {
         if ((queues.get(key)?.size ?? 0) > 0) {
@@ -448,9 +503,35 @@ export function createUpstreamGovernor(options: UpstreamGovernorOptions): Upstre
           standing.inFlight >= standing.limits.maxInFlight
         ) {
           busy.add(key);
+        } else {
+          standings.set(key, standing);
         }
       }
-      return busy;
+      // Claims are counted when the selector asks, so the ones made by selections that decided
+      // while this one awaited the ledger are seen.
+      return claimAwareBusySet(busy, (key) => {
+        const standing = standings.get(key);
+        if (standing === undefined) return false;
+        const claimed = liveClaims(key, now()).length;
+        return (
+          standing.pointsInWindow + claimed >= standing.limits.pointsPerMinute ||
+          standing.inFlight + claimed >= standing.limits.maxInFlight
+        );
+      });
+    },
+
+    claim(key) {
+      const entry = { at: now() };
+      const list = claims.get(key);
+      if (list === undefined) claims.set(key, [entry]);
+      else list.push(entry);
+      return () => {
+        const current = claims.get(key);
+        const index = current?.indexOf(entry) ?? -1;
+        if (current === undefined || index < 0) return;
+        current.splice(index, 1);
+        if (current.length === 0) claims.delete(key);
+      };
     },
 
     async observe(key, answer) {
