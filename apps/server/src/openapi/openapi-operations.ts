@@ -614,6 +614,10 @@ export const OPENAPI_OPERATIONS: readonly OperationSpec[] = [
       'forge_app_key_format',
       'credentials_unavailable',
       'forge_timeout',
+      // Not the overload guard (the relay endpoint answers that 424 fallback_local): the
+      // database cannot be reached, and authentication needs it (README "When PostgreSQL is
+      // lost").
+      'relay_overloaded',
     ],
     noStore: 'every-answer',
   },
