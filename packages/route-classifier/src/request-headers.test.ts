@@ -74,6 +74,18 @@ describe('reduceHeaders', () => {
     expect(reduced.conditional).toBe(false);
   });
 
+  it.each([
+    [{ 'Cache-Control': 'max-age=0', 'cache-control': 'max-age=600' }, 0],
+    [{ 'cache-control': 'max-age=600', 'CACHE-CONTROL': 'no-cache, max-age=30' }, 30],
+    [{ 'Cache-Control': 'max-age=60', 'cache-control': 'no-cache' }, 60],
+    [{ 'Cache-Control': 'max-age=0', 'cache-control': 'max-age=600\r\n' }, 0],
+  ])(
+    'one cache-control under several spellings bounds by its strictest max-age (%j)',
+    (headers, seconds) => {
+      expect(reduceHeaders(headers).maxAgeSeconds).toBe(seconds);
+    },
+  );
+
   it('reads no max-age when cache-control has none', () => {
     expect(reduceHeaders({ 'cache-control': 'no-cache' }).maxAgeSeconds).toBeUndefined();
   });

@@ -53,13 +53,19 @@ export function reduceHeaders(
 ): ReducedHeaders {
   const kept = reduceRequestHeaders(headers);
   const upstream: Partial<Record<UpstreamHeaderName, string>> = {};
-  let maxAgeSeconds: number | undefined;
   for (const [name, value] of Object.entries(kept) as [RelayRequestHeaderName, string][]) {
-    if (!FIELD_VALUE.test(value)) continue;
-    if (name === 'cache-control') {
-      maxAgeSeconds = parseCacheControlMaxAge(value);
-    } else {
-      upstream[name] = value;
+    if (!FIELD_VALUE.test(value) || name === 'cache-control') continue;
+    upstream[name] = value;
+  }
+  // Header names are case-insensitive: `Cache-Control` and `cache-control` in one request are
+  // one field whose directives all count (RFC 9110 §5.3), so the strictest max-age of all of
+  // them is the bound, not whichever spelling came last.
+  let maxAgeSeconds: number | undefined;
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (name.toLowerCase() !== 'cache-control' || !FIELD_VALUE.test(value)) continue;
+    const seconds = parseCacheControlMaxAge(value);
+    if (seconds !== undefined) {
+      maxAgeSeconds = maxAgeSeconds === undefined ? seconds : Math.min(maxAgeSeconds, seconds);
     }
   }
   const conditional =
