@@ -710,14 +710,28 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
             value: await fetchAndStore(context, lanes, cacheKey, hints, missDecision),
             shared: false,
           };
-    trace.coalesced = flight.shared;
-    const outcome = flight.value;
-    if (outcome.ok === 'hit') return hit(outcome.entry);
+    let shared = flight.shared;
+    trace.coalesced = shared;
+    let outcome = flight.value;
+    let refill = missDecision;
+    if (outcome.ok === 'hit') {
+      // The flight's second look was judged by the bound of the request that took the flight; a
+      // request that joined it keeps its own: max-age=0 never takes an unvalidated entry, and a
+      // stricter max-age refills (validated upstream) instead of sharing the hit.
+      const own = lookup(outcome.entry);
+      if (own.kind === 'hit') return hit(own.entry);
+      refill =
+        own.kind === 'miss' ? own : { kind: 'miss', reason: 'max_age', entry: outcome.entry };
+      outcome = await fetchAndStore(context, lanes, cacheKey, hints, refill);
+      shared = false;
+      trace.coalesced = false;
+      if (outcome.ok === 'hit') return hit(outcome.entry);
+    }
     if (!outcome.ok) {
       const failure = outcome.error;
-      if (failure.kind === 'unavailable' && missDecision.kind === 'miss') {
+      if (failure.kind === 'unavailable' && refill.kind === 'miss') {
         const stale = decideStale({
-          entry: missDecision.entry,
+          entry: refill.entry,
           reason: failure.staleReason,
           headers,
           ...bound,
@@ -749,7 +763,7 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
         ? 'hit'
         : outcome.cache;
     trace.cacheable = outcome.cacheable;
-    trace.backend = flight.shared ? null : sourceOf(served);
+    trace.backend = shared ? null : sourceOf(served);
     trace.identityId = served.identity?.id ?? null;
     return envelope(outcome.answer, {
       cacheable: outcome.cacheable,
