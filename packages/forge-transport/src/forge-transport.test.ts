@@ -554,6 +554,25 @@ describe('the size cap', () => {
     await closed;
   });
 
+  it('returns a 304 whose content-length describes a representation over the cap', async () => {
+    // RFC 9110 §8.6: a 304 may carry the content-length a 200 would have had; it has no body.
+    const api = await server((_request, response) => {
+      response.writeHead(304, { etag: '"big"', 'content-length': String(10 * CAP) });
+      response.end();
+    });
+    const forge = transport({ apiUrl: api.origin }, { maxResponseBytes: CAP });
+    const result = await forge.request({
+      host: 'api',
+      path: '/x',
+      headers: { 'if-none-match': '"big"' },
+      rewriteCheck: allow,
+    });
+    expect(result).toMatchObject({
+      ok: true,
+      value: { status: 304, upstreamBytes: 0, headers: { etag: '"big"' } },
+    });
+  });
+
   it('refuses a declared oversize body without reading it', async () => {
     const api = await server((_request, response) => {
       response.writeHead(200, { 'content-length': String(10 * CAP) });

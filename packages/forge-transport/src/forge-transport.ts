@@ -115,6 +115,9 @@ const defaultScheduleTimeout: ScheduleTimeout = (ms, onTimeout) => {
 
 type AbortCause = 'timeout' | 'aborted';
 
+/** Statuses that never carry a body, whatever their `content-length` says. */
+const BODILESS_STATUSES: readonly number[] = [204, 304];
+
 function singleHeader(headers: ResponseHeaders, name: string): string | undefined {
   const value = headers[name];
   return typeof value === 'string' ? value : undefined;
@@ -256,7 +259,12 @@ export function createForgeTransport(options: ForgeTransportOptions = {}): Forge
         continue;
       }
 
-      const declaredLength = Number(singleHeader(responseHeaders, 'content-length') ?? NaN);
+      // A 204 or 304 has no body; a 304's content-length may still give the size a 200 would
+      // have had (RFC 9110 §8.6), which is not a byte the forge sends.
+      const bodiless = BODILESS_STATUSES.includes(response.statusCode);
+      const declaredLength = bodiless
+        ? 0
+        : Number(singleHeader(responseHeaders, 'content-length') ?? NaN);
       const body =
         declaredLength > maxResponseBytes
           ? err('too_large' as const)
