@@ -276,6 +276,29 @@ describe('structural check of percent-encoded values', () => {
   });
 });
 
+describe('structural check of header values as the forge reads them', () => {
+  // HTTP strips spaces and tabs around a field value (RFC 9110 §5.5): the forge reads
+  // ' application/vnd.falcon ' as 'application/vnd.falcon', so an anchored pattern must see that.
+  it.each<[string, string, boolean]>([
+    ['application/vnd.falcon', '^application/vnd\\.falcon$', false],
+    [' application/vnd.falcon', '^application/vnd\\.falcon$', false],
+    ['application/vnd.falcon ', '^application/vnd\\.falcon$', false],
+    ['\tapplication/vnd.falcon\t', '^application/vnd\\.falcon$', false],
+    [' \t application/vnd.falcon \t ', '^application/vnd\\.falcon$', false],
+    [' application/vnd.%66alcon ', '^application/vnd\\.falcon$', false],
+    ['application/vnd.falcon x', '^application/vnd\\.falcon$', true],
+    ['application/ vnd.falcon', '^application/vnd\\.falcon$', true],
+    [' falcon', '^ falcon', false],
+  ])('%j against %s → passes %s', async (value, pattern, passes) => {
+    const snapshot = await snapshotOf([pattern]);
+    for (const name of ['accept', 'x-forge-api-version', 'if-none-match', 'if-modified-since']) {
+      const request = { path: '/rate_limit', headers: { [name]: value } };
+      expect(passesStructuralCheck(snapshot, request)).toBe(passes);
+      expect(await checkStructuralValues(snapshot, request)).toBe(passes ? 'pass' : 'deny');
+    }
+  });
+});
+
 describe('expensive checks run off the event loop', () => {
   /** An offload that records what it was asked and answers as told. */
   function recordingOffload(verdict: OffloadVerdict) {

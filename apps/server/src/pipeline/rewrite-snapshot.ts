@@ -162,7 +162,18 @@ export interface StructuralValues {
   readonly headers?: Readonly<Record<string, string>> | undefined;
 }
 
-/** Every value of a request's structural values, in every percent-encoding form. */
+/**
+ * A header value as the forge reads it: HTTP strips the optional whitespace (space and tab)
+ * around a field value (RFC 9110 §5.5), and Node's and undici's HTTP code do so on the wire.
+ */
+function headerFieldValue(value: string): string {
+  return value.replace(/^[\t ]+|[\t ]+$/gu, '');
+}
+
+/**
+ * Every value of a request's structural values, in every percent-encoding form; a header value
+ * also as the forge reads it (without surrounding spaces and tabs), so that `^…$` holds there.
+ */
 function structuralForms(values: StructuralValues): string[] {
   const forms = [...percentEncodingForms(values.path)];
   for (const [key, value] of Object.entries(values.query ?? {})) {
@@ -173,6 +184,8 @@ function structuralForms(values: StructuralValues): string[] {
   }
   for (const value of Object.values(values.headers ?? {})) {
     forms.push(...percentEncodingForms(value));
+    const fieldValue = headerFieldValue(value);
+    if (fieldValue !== value) forms.push(...percentEncodingForms(fieldValue));
   }
   return forms;
 }

@@ -86,6 +86,11 @@ describe('before the audit boundary', () => {
     ['a query value', { path: `${REPO}/issues`, query: { labels: 'codename-falcon' } }, 'falcon'],
     ['a query key', { path: `${REPO}/issues`, query: { falcon: 'x' } }, 'falcon'],
     ['a header value', { path: REPO, headers: { accept: 'application/falcon+json' } }, 'falcon'],
+    [
+      'a header value with spaces around it, as the forge reads it',
+      { path: REPO, headers: { accept: ' \tapplication/falcon+json ' } },
+      '^application/falcon\\+json$',
+    ],
     ['the path, percent-encoded', { path: `/repos/${org}/%62luefalcon` }, 'bluefalcon'],
     ['the path, in mixed-case hex', { path: `/repos/${org}/%66%61%6C%63%6fn` }, 'falcon'],
     ['a query value, encoded', { path: `${REPO}/issues`, query: { labels: '%66alcon' } }, 'falcon'],
