@@ -46,6 +46,26 @@ describe('rewrite snapshot loader', () => {
     const next = await load();
     expect(next.ok && next.value.check('alpha') && !next.value.check('beta')).toBe(true);
   });
+
+  it.each([
+    ['added', [] as string[], ['beta']],
+    ['replaced', ['alpha'], ['beta']],
+    ['added to', ['alpha'], ['alpha', 'beta']],
+  ])(
+    'applies rules %s outside the API, with revision and update time unchanged',
+    async (_name, before, after) => {
+      // An operator's SQL or a restore can change the stored rules and keep both: what is
+      // stored is what holds, on the event loop and on the offload's worker alike.
+      let current = policy(before, 7);
+      const load = createRewriteSnapshotLoader(() => Promise.resolve(ok(current)));
+      const first = await load();
+      expect(first.ok && first.value.check('beta')).toBe(true);
+      current = policy(after, 7);
+      const next = await load();
+      expect(next.ok && !next.value.check('beta')).toBe(true);
+      expect(next.ok && (await next.value.checkAll(['beta']))).toBe('deny');
+    },
+  );
 });
 
 describe('rewrite snapshot loader with a change stamp', () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { RewriteCheck } from '@relay/forge-transport';
 import {
   err,
@@ -5,6 +6,7 @@ import {
   percentEncodingForms,
   type Result,
   type StringRewritePolicy,
+  type StringRewriteRule,
 } from '@relay/protocol';
 import { compileRules } from '@relay/rewrite-engine';
 import { MAIN_THREAD_POLICY_COST, estimatePolicyCost } from '../policy/policy-cost.js';
@@ -65,13 +67,37 @@ const UNAVAILABLE: RewritePolicyUnavailable = { code: 'string_rewrite_policy_una
  */
 export type PolicyChangeStamp = () => string | undefined;
 
+/** Digests of rule lists already seen (the store hands out one frozen list per stored row). */
+const rulesDigests = new WeakMap<readonly StringRewriteRule[], string>();
+
+/** A SHA-256 digest of a rule list's content (patterns and replacements, in order). */
+function rulesDigest(rules: readonly StringRewriteRule[]): string {
+  let digest = rulesDigests.get(rules);
+  if (digest === undefined) {
+    const content = JSON.stringify(rules.map((rule) => [rule.pattern, rule.replacement]));
+    digest = createHash('sha256').update(content).digest('hex');
+    rulesDigests.set(rules, digest);
+  }
+  return digest;
+}
+
+/**
+ * What a compiled snapshot (and the offload worker's compiled rules) is reused for: the revision,
+ * the update time and the rules themselves. Revision and update time alone do not name the
+ * rules: a row edited outside the API (an operator's SQL, a restore) can change the rules and
+ * keep both, and the stored rules must then hold from the next read.
+ */
+function policyStamp(policy: StringRewritePolicy): string {
+  return `${String(policy.revision)}\n${policy.updated_at}\n${rulesDigest(policy.rules)}`;
+}
+
 /**
  * Creates the loader of frozen rewrite snapshots. Without a change stamp it reads the policy at
  * every request. With one, it reads only when the stamp differs from the one taken before the
  * last successful read — a PUT through this process, or any commit by another connection —
  * and otherwise hands out the snapshot of that read; a PUT is therefore effective for every
  * request that starts after it, and a failed read (missing, corrupt, unreadable) is never
- * reused. The compiled rule set is reused while revision and update time are unchanged.
+ * reused. The compiled rule set is reused while revision, update time and rules are unchanged.
  *
  * @param read - reads the stored policy
  * @param changeStamp - the store's change detector
@@ -102,7 +128,7 @@ export function createRewriteSnapshotLoader(
     }
     if (!stored.ok) return err(UNAVAILABLE);
     const policy = stored.value;
-    const stamp = `${String(policy.revision)}\n${policy.updated_at}`;
+    const stamp = policyStamp(policy);
     if (compiled?.stamp !== stamp && offload !== undefined) {
       const cost = estimatePolicyCost(policy.rules);
       if (cost === undefined) return err(UNAVAILABLE);

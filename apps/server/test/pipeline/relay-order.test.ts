@@ -108,6 +108,27 @@ describe('before the audit boundary', () => {
     },
   );
 
+  it('rules edited outside the API (revision and update time kept) hold from the next request', async () => {
+    await h.setRewriteRules([{ pattern: 'zz-unrelated', replacement: 'x' }]);
+    expect((await h.relay({ path: REPO })).status).toBe(200);
+    h.sim.requests.clear();
+    h.audits.length = 0;
+    const rulesJson = JSON.stringify([{ pattern: publicRepo, replacement: 'x' }]);
+    await h.database.db
+      .updateTable('string_rewrite_policy')
+      .set({ rules_json: rulesJson })
+      .execute();
+    // Another connection's commit moves the store's change stamp (SQLite's data_version,
+    // PostgreSQL's notification); on this harness's one connection a refused PUT does the same.
+    const refused = await h.services.stringRewrites.replace(0, [], new Date(0).toISOString());
+    expect(refused.ok).toBe(false);
+    const answer = await h.relay({ path: REPO });
+    expect(answer.status).toBe(403);
+    expect(errorOf(answer.json).code).toBe('string_rewrite_denied');
+    expect(h.sim.requests.entries).toHaveLength(0);
+    expect(h.audits).toHaveLength(0);
+  });
+
   it('a corrupt string-rewrite policy → 503 string_rewrite_policy_unavailable', async () => {
     await h.database.db.updateTable('string_rewrite_policy').set({ rules_json: '{' }).execute();
     const answer = await h.relay({ path: REPO });
