@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { err, ok, type StringRewritePolicy } from '@relay/protocol';
+import { passesRewriteCheck, passesRewriteCheckAll } from '@relay/forge-transport';
 import { validatePath } from '@relay/route-classifier';
 import { describe, expect, it } from 'vitest';
 import type { OffloadVerdict, RewriteCheckOffload } from '../policy/rewrite-check-offload.js';
@@ -316,6 +317,28 @@ describe('structural check of header values as the forge reads them', () => {
       expect(passesStructuralCheck(snapshot, request)).toBe(passes);
       expect(await checkStructuralValues(snapshot, request)).toBe(passes ? 'pass' : 'deny');
     }
+  });
+});
+
+describe('transport check of outgoing URLs', () => {
+  // The transport hands the check whole URLs, where `^` is the scheme: the path and the query of
+  // the request a URL makes are read as structural values too, as the caller's own are.
+  const base = 'https://api.forge.test';
+  it.each<[string, string, boolean]>([
+    [`${base}/repos/acme/widgets`, '^/repos/acme/widgets$', false],
+    [`${base}/repos/acme/widgets/issues`, '^/repos/acme/widgets$', true],
+    [`${base}/repos/acme/%77idgets`, '^/repos/acme/widgets$', false],
+    [`${base}/repos/acme/widgets?per_page=100&page=2`, '^/repos/acme/widgets$', false],
+    [`${base}/repos/acme/widgets/issues?labels=falcon`, '^falcon$', false],
+    [`${base}/repos/acme/widgets/issues?labels=falcon%20x`, '^falcon x$', false],
+    [`${base}/repos/acme/widgets/issues?labels=falcon+x`, '^falcon x$', false],
+    [`${base}/repos/acme/widgets/issues?falcon=1`, '^falcon$', false],
+    [`${base}/repos/acme/widgets/issues?labels=falcons`, '^falcon$', true],
+    ['application/vnd.github+json', '^/repos/acme/widgets$', true],
+  ])('%s against %s → passes %s', async (url, pattern, passes) => {
+    const check = toTransportCheck(await snapshotOf([pattern]));
+    expect(await passesRewriteCheckAll(check, [url])).toBe(passes);
+    expect(passesRewriteCheck(check, url)).toBe(passes);
   });
 });
 

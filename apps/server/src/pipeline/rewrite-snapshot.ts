@@ -10,6 +10,7 @@ import {
 } from '@relay/protocol';
 import { compileRules } from '@relay/rewrite-engine';
 import { MAIN_THREAD_POLICY_COST, estimatePolicyCost } from '../policy/policy-cost.js';
+import { outgoingUrlForms } from '../policy/outgoing-url-forms.js';
 import type { RewriteCheckOffload } from '../policy/rewrite-check-offload.js';
 
 /**
@@ -255,14 +256,18 @@ export function passesStructuralCheck(
 /**
  * The transport-level check of a snapshot, in the shape `@relay/forge-transport` takes. The
  * transport hands it every percent-encoding form of each outgoing URL and header value
- * (`passesRewriteCheck`), the canonical URL it sends included.
+ * (`passesRewriteCheck`), the canonical URL it sends included; each URL is also read as the
+ * structural values of the request it makes, its path and query keys and values
+ * (`outgoingUrlForms`), so that a path-anchored pattern holds for a visibility probe or a
+ * pagination request as it does for the caller's own path.
  *
  * @param snapshot - the request's frozen snapshot
  */
 export function toTransportCheck(snapshot: RewriteSnapshot): RewriteCheck {
-  const check = (value: string) => snapshot.check(value);
+  const check = (value: string) => outgoingUrlForms([value]).every((form) => snapshot.check(form));
   // A busy offload denies: the outgoing request is refused rather than checked less.
   return Object.assign(check, {
-    checkAll: async (values: readonly string[]) => (await snapshot.checkAll(values)) === 'pass',
+    checkAll: async (values: readonly string[]) =>
+      (await snapshot.checkAll(outgoingUrlForms(values))) === 'pass',
   });
 }

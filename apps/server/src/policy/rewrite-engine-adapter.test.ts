@@ -15,11 +15,27 @@ describe('engine rewrite-check factory', () => {
     expect(factory(rules(['(?<named>x)']))).toBeUndefined();
   });
 
+  it.each<[string, string, boolean]>([
+    ['https://api.forge.test/user', '^/user$', false],
+    ['https://api.forge.test/orgs/acme/members/alice', '^/orgs/acme/members/[a-z]+$', false],
+    ['https://api.forge.test/orgs/acme/members/alice', '^alice$', true],
+    ['https://api.forge.test/user?login=alice', '^alice$', false],
+    ['https://api.forge.test/users/alice', '^/user$', true],
+  ])(
+    'reads an outgoing URL as its path and query too: %s against %s → passes %s',
+    (url, pattern, passes) => {
+      const check = createEngineRewriteCheckFactory()(rules([pattern]));
+      expect(check?.(url)).toBe(passes);
+    },
+  );
+
   it('sends every check of a policy too large for the event loop to the offload', async () => {
     const asked: string[] = [];
+    const sent: string[][] = [];
     const offload: RewriteCheckOffload = {
       check: (stamp, _rules, values) => {
         asked.push(stamp);
+        sent.push([...values]);
         return Promise.resolve(values.some((v) => v.includes('@')) ? 'deny' : 'pass');
       },
       close: () => Promise.resolve(),
@@ -31,6 +47,8 @@ describe('engine rewrite-check factory', () => {
     expect(await check?.checkAll?.(['https://api.github.com/users/a'])).toBe(true);
     expect(await check?.checkAll?.(['https://api.github.com/users/a@B'])).toBe(false);
     expect(new Set(asked).size).toBe(1);
+    // The offload reads the path of an outgoing URL as well as the URL.
+    expect(sent[0]).toEqual(['https://api.github.com/users/a', '/users/a']);
     // A small policy stays on the event loop even with an offload.
     expect(factory(rules(['bluefalcon']))?.checkAll).toBeUndefined();
   });

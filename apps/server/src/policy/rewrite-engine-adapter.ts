@@ -3,6 +3,7 @@ import type { RewriteCheck } from '@relay/forge-transport';
 import { compileRules, parsePolicyUpdate } from '@relay/rewrite-engine';
 import type { PolicyUpdateParser, RewriteCheckFactory } from '../server-services.js';
 import { MAIN_THREAD_POLICY_COST, estimatePolicyCost } from './policy-cost.js';
+import { outgoingUrlForms } from './outgoing-url-forms.js';
 import type { RewriteCheckOffload } from './rewrite-check-offload.js';
 
 /**
@@ -23,7 +24,8 @@ export const parseEnginePolicyUpdate: PolicyUpdateParser = (text) => {
 /**
  * Creates the factory of transport-level rewrite checks of one frozen policy snapshot (login,
  * provisioning), compiled by @relay/rewrite-engine: a value may leave when no active pattern
- * matches it. The last compiled rule list is reused while the rules are unchanged. With an
+ * matches it; an outgoing URL is also read as its path and query keys and values
+ * (`outgoingUrlForms`). The last compiled rule list is reused while the rules are unchanged. With an
  * offload, a policy too large to compile on the event loop (`MAIN_THREAD_POLICY_COST`) is checked
  * on the offload's worker only (the check's `checkAll`, which the transport uses).
  *
@@ -46,12 +48,15 @@ export function createEngineRewriteCheckFactory(
       const stamp = `rules:${createHash('sha256').update(key).digest('hex')}`;
       check = Object.assign(() => false, {
         checkAll: async (values: readonly string[]) =>
-          (await offload.check(stamp, rules, values)) === 'pass',
+          (await offload.check(stamp, rules, outgoingUrlForms(values))) === 'pass',
       });
     } else {
       const compiled = compileRules(rules);
       const ruleSet = compiled.ok ? compiled.value : undefined;
-      check = ruleSet === undefined ? undefined : (value) => ruleSet.check(value).ok;
+      check =
+        ruleSet === undefined
+          ? undefined
+          : (value) => outgoingUrlForms([value]).every((form) => ruleSet.check(form).ok);
     }
     last = { key, check };
     return check;
