@@ -259,6 +259,48 @@ describe('string-rewrite endpoints', () => {
     },
   );
 
+  it.each<[string, StringRewriteRule[]]>([
+    ['an inline flag', [{ pattern: '(?i)acme-internal', replacement: '' }]],
+    ['a pattern matching empty input', [{ pattern: 'x*', replacement: '' }]],
+    [
+      'a duplicate pattern',
+      [
+        { pattern: 'acme', replacement: '' },
+        { pattern: 'acme', replacement: 'x' },
+      ],
+    ],
+    ['a 257-byte pattern', [{ pattern: 'a'.repeat(257), replacement: '' }]],
+    ['a 1,025-byte replacement', [{ pattern: 'acme-internal', replacement: 'b'.repeat(1025) }]],
+    ['a lone surrogate', [{ pattern: 'acme\ud800', replacement: '' }]],
+    [
+      'a GET envelope past 65,536 bytes',
+      Array.from({ length: 66 }, (_, i) => ({
+        pattern: `rule-${String(i)}`,
+        replacement: 'x'.repeat(1000),
+      })),
+    ],
+  ])(
+    'a stored policy with %s (edited outside the API) is not served: 503 on both GETs, a PUT repairs it',
+    async (_what, stored) => {
+      await harness.database.db
+        .updateTable('string_rewrite_policy')
+        .set({ rules_json: JSON.stringify(stored) })
+        .execute();
+      for (const response of [await adminGet(), await poolGet()]) {
+        expect(response.status).toBe(503);
+        const text = await response.text();
+        expect(JSON.parse(text)).toMatchObject({
+          error: { code: 'string_rewrite_policy_unavailable' },
+        });
+        expect(text).not.toContain(stored[0]?.pattern.slice(0, 8) ?? '');
+        expect(response.headers.get('cache-control')).toBe('no-store');
+      }
+      const repaired = await put({ schema_version: 1, expected_revision: 1, rules });
+      expect(repaired.status).toBe(200);
+      expect(stringRewritePolicySchema.parse(await (await poolGet()).json()).rules).toEqual(rules);
+    },
+  );
+
   it('answers 503 when the policy row is missing (never recreated silently)', async () => {
     await harness.database.db.deleteFrom('string_rewrite_policy').execute();
     const response = await put({ schema_version: 1, expected_revision: 0, rules: [] });

@@ -1,4 +1,9 @@
-import { REWRITE_DOCUMENT_MAX_BYTES, type StringRewritePutResult } from '@relay/protocol';
+import {
+  REWRITE_DOCUMENT_MAX_BYTES,
+  type StringRewritePolicy,
+  type StringRewritePutResult,
+  type StringRewriteRule,
+} from '@relay/protocol';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env.js';
 import { readJsonText } from '../http/json-body-reader.js';
@@ -21,7 +26,8 @@ export const noStore: MiddlewareHandler<AppEnv> = async (c, next) => {
 
 /**
  * GET /v1/admin/string-rewrites (admin token; always the primary store), GET
- * /v1/pools/:pool/string-rewrites (a granted caller), and PUT /v1/admin/string-rewrites
+ * /v1/pools/:pool/string-rewrites (a granted caller) — 503 when the stored policy is missing,
+ * corrupt, or holds rules a PUT would refuse — and PUT /v1/admin/string-rewrites
  * (exactly schema_version, expected_revision and rules; validated by the rewrite engine; 409
  * on a stale revision, 400 for a malformed body or for rules whose GET envelope could exceed
  * 65,536 bytes at any revision, 503 when the stored policy is unusable; the answer holds
@@ -29,7 +35,30 @@ export const noStore: MiddlewareHandler<AppEnv> = async (c, next) => {
  */
 export function createStringRewriteRoute(services: ServerServices): Hono<AppEnv> {
   const route = new Hono<AppEnv>();
-  const get = async (c: Context<AppEnv>) => c.json(await readRewritePolicy(services), 200);
+  // Verdicts per stored rule list (the store hands out one frozen list per unchanged row).
+  const servable = new WeakMap<readonly StringRewriteRule[], boolean>();
+  /**
+   * Whether a stored policy may be served: its rules are what a PUT would accept (the rule
+   * language, the limits, unique patterns, well-formed Unicode) and its GET envelope is within
+   * 65,536 bytes. A row edited outside the API can hold anything the schema admits; such a
+   * policy blocks the relay (its rules do not compile) and is not handed to clients either.
+   */
+  const isServable = (policy: StringRewritePolicy): boolean => {
+    let verdict = servable.get(policy.rules);
+    if (verdict === undefined) {
+      const body = { schema_version: 1, expected_revision: 0, rules: policy.rules };
+      verdict = services.parsePolicyUpdate(JSON.stringify(body)).ok;
+      servable.set(policy.rules, verdict);
+    }
+    return (
+      verdict && Buffer.byteLength(JSON.stringify(policy), 'utf8') <= REWRITE_DOCUMENT_MAX_BYTES
+    );
+  };
+  const get = async (c: Context<AppEnv>) => {
+    const policy = await readRewritePolicy(services);
+    if (!isServable(policy)) throw new RelayHttpError('string_rewrite_policy_unavailable');
+    return c.json(policy, 200);
+  };
   route.get('/v1/admin/string-rewrites', get);
   route.get('/v1/pools/:pool/string-rewrites', get);
   route.put('/v1/admin/string-rewrites', async (c) => {
