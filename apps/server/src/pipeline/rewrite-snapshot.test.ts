@@ -261,6 +261,8 @@ describe('structural check of percent-encoded values', () => {
     for (const patterns of [[], ['bluefalcon']]) {
       const snapshot = await snapshotOf(patterns);
       expect(passesStructuralCheck(snapshot, requestWith(where, value))).toBe(false);
+      // The relay's own path (checkAll) too: an empty policy takes no shortcut around it.
+      expect(await checkStructuralValues(snapshot, requestWith(where, value))).toBe('deny');
     }
   });
 

@@ -129,6 +129,14 @@ describe('before the audit boundary', () => {
     expect(h.audits).toHaveLength(0);
   });
 
+  it('a lone surrogate in a query value → 403 string_rewrite_denied, even with an empty policy', async () => {
+    // It has no single reading: the transport would send U+FFFD, not the text checked.
+    const answer = await h.relay({ path: `${REPO}/issues`, query: { labels: 'a\ud800b' } });
+    expect(answer.status).toBe(403);
+    expect(errorOf(answer.json).code).toBe('string_rewrite_denied');
+    expect(h.sim.requests.entries).toHaveLength(0);
+  });
+
   it('a corrupt string-rewrite policy → 503 string_rewrite_policy_unavailable', async () => {
     await h.database.db.updateTable('string_rewrite_policy').set({ rules_json: '{' }).execute();
     const answer = await h.relay({ path: REPO });
