@@ -301,6 +301,21 @@ describe('string-rewrite endpoints', () => {
     },
   );
 
+  it('at the largest revision a PUT answers 503 and changes nothing: the policy stays readable', async () => {
+    const max = Number.MAX_SAFE_INTEGER;
+    await harness.database.db
+      .updateTable('string_rewrite_policy')
+      .set({ revision: max, rules_json: JSON.stringify(rules) })
+      .execute();
+    const response = await put({ schema_version: 1, expected_revision: max, rules: [] });
+    expect(response.status).toBe(503);
+    expect(await codeOf(response)).toBe('string_rewrite_policy_unavailable');
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const got = stringRewritePolicySchema.parse(await (await adminGet()).json());
+    expect(got.revision).toBe(max);
+    expect(got.rules).toEqual(rules);
+  });
+
   it('answers 503 when the policy row is missing (never recreated silently)', async () => {
     await harness.database.db.deleteFrom('string_rewrite_policy').execute();
     const response = await put({ schema_version: 1, expected_revision: 0, rules: [] });

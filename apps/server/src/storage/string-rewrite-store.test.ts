@@ -129,6 +129,31 @@ describe.each(TEST_DATABASES)('createStringRewriteStore read on $dialect', (engi
     expect(after.ok && after.value.rules).toEqual([RULE]);
   });
 
+  it.each([
+    [Number.MAX_SAFE_INTEGER - 1, true],
+    [Number.MAX_SAFE_INTEGER, false],
+  ])(
+    'at revision %i a replace succeeds: %s (no revision past the largest safe integer is written)',
+    async (revision, succeeds) => {
+      const { db, store } = await setup(engine);
+      await db.updateTable('string_rewrite_policy').set({ revision }).execute();
+      const replaced = await store.replace(revision, [RULE], '2030-01-01T00:00:00.000Z');
+      const after = await store.read();
+      if (succeeds) {
+        expect(replaced.ok && replaced.value.revision).toBe(Number.MAX_SAFE_INTEGER);
+        expect(after.ok && after.value.rules).toEqual([RULE]);
+      } else {
+        expect(replaced).toEqual({
+          ok: false,
+          error: { code: 'string_rewrite_policy_unavailable', cause: 'revision_exhausted' },
+        });
+        // Nothing changed: the stored policy stays readable and in force.
+        expect(after.ok && after.value.revision).toBe(Number.MAX_SAFE_INTEGER);
+        expect(after.ok && after.value.rules).toEqual([]);
+      }
+    },
+  );
+
   it('reports a row changed in the database, corrupt or missing, at the next read', async () => {
     const { db, store } = await setup(engine);
     expect((await store.read()).ok).toBe(true);

@@ -12,12 +12,14 @@ import type { DatabaseSchema } from './database-schema.js';
 const POLICY_ROW_ID = 1;
 
 /**
- * Why the policy cannot be used: `missing` (no row), `corrupt` (the row does not parse as a
- * policy). Storage failures throw and are reported the same way by the routes.
+ * Why the policy cannot be used or replaced: `missing` (no row), `corrupt` (the row does not
+ * parse as a policy), `revision_exhausted` (a replace only: the revision is the largest safe
+ * integer, so no later one exists). Storage failures throw and are reported the same way by the
+ * routes.
  */
 export interface PolicyUnavailable {
   readonly code: 'string_rewrite_policy_unavailable';
-  readonly cause: 'missing' | 'corrupt';
+  readonly cause: 'missing' | 'corrupt' | 'revision_exhausted';
 }
 
 /** A PUT refused because `expected_revision` is not the current revision. */
@@ -181,6 +183,11 @@ export function createStringRewriteStore(
       if (!current.ok) return current;
       if (current.value.revision !== expectedRevision) {
         return err({ code: 'string_rewrite_revision_conflict' as const });
+      }
+      if (current.value.revision >= Number.MAX_SAFE_INTEGER) {
+        // No later revision is a safe integer: writing one would leave a row no read accepts
+        // (an outage no PUT could repair). Nothing changes; the stored policy stays in force.
+        return err({ code: 'string_rewrite_policy_unavailable', cause: 'revision_exhausted' });
       }
       const next: StringRewritePolicy = {
         schema_version: 1,
