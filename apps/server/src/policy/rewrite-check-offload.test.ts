@@ -10,7 +10,7 @@ import { manualTimers } from '../__fixtures__/manual-timers.js';
 const RULES = [{ pattern: 'bluefalcon', replacement: '' }];
 
 /** A worker whose answers the test gives by hand; records what it was sent. */
-function fakeWorkers() {
+function fakeWorkers(options: { silent?: boolean } = {}) {
   const started: {
     worker: CheckWorker;
     sent: unknown[];
@@ -37,7 +37,7 @@ function fakeWorkers() {
       unref: () => undefined,
     };
     started.push(record);
-    queueMicrotask(() => record.reply({ phase: 'ready' }));
+    if (options.silent !== true) queueMicrotask(() => record.reply({ phase: 'ready' }));
     return record.worker;
   };
   return { started, start };
@@ -85,6 +85,17 @@ describe('rewrite-check offload', () => {
     workers.started[0]?.reply({ id: 2, verdict: 'pass' }); // a late answer of the old worker
     workers.started[1]?.reply({ id: 2, verdict: 'pass' });
     expect(await next).toBe('pass');
+  });
+
+  it('denies a check whose worker never announces itself, once the start-up bound passes', async () => {
+    const workers = fakeWorkers({ silent: true });
+    const timers = manualTimers();
+    offload = createRewriteCheckOffload({ startWorker: workers.start, ...timers });
+    const stuck = offload.check('r1', RULES, ['x']);
+    await new Promise((resolve) => setImmediate(resolve));
+    timers.fire();
+    expect(await stuck).toBe('timeout');
+    expect(workers.started[0]?.terminated).toBe(true);
   });
 
   it('answers busy past its queue bound, and denies the running check when the worker dies', async () => {

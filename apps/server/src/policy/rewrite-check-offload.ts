@@ -101,7 +101,8 @@ export function createRewriteCheckOffload(
   let workerStamp: string | undefined;
   let running:
     { readonly id: number; readonly job: Job; timer: unknown; compiling: boolean } | undefined;
-  // The worker announced itself: a check's deadline never counts a worker's start.
+  // The worker announced itself: a check's own deadline never counts a worker's start (which
+  // has its own bound, see armDeadline).
   let ready = false;
   let nextId = 1;
   let closed = false;
@@ -162,12 +163,18 @@ export function createRewriteCheckOffload(
 
   /**
    * (Re)starts the deadline of the running check: its own deadline, or, while the worker compiles
-   * the rules of a new revision (bounded by the policy's limits), ten times it (at least 5 s).
+   * the rules of a new revision (bounded by the policy's limits), ten times it (at least 5 s), or,
+   * until a new worker has announced itself, a start-up bound (ten times it, at least 10 s): a
+   * worker that never starts denies the check (`timeout`) instead of holding it forever.
    */
   function armDeadline(id: number): void {
     if (running?.id !== id) return;
     if (running.timer !== undefined) clearTimer(running.timer);
-    const ms = running.compiling ? Math.max(10 * deadlineMs, 5_000) : deadlineMs;
+    const ms = !ready
+      ? Math.max(10 * deadlineMs, 10_000)
+      : running.compiling
+        ? Math.max(10 * deadlineMs, 5_000)
+        : deadlineMs;
     running.timer = setTimer(() => {
       if (running?.id !== id) return;
       discardWorker();
@@ -191,7 +198,7 @@ export function createRewriteCheckOffload(
     const sendRules = workerStamp !== job.stamp;
     workerStamp = job.stamp;
     running = { id, job, timer: undefined, compiling: sendRules };
-    if (ready) armDeadline(id);
+    armDeadline(id);
     target.postMessage({
       id,
       stamp: job.stamp,
