@@ -17,6 +17,8 @@
  *   repos/o/r/contents/f -f content=QQ==` commits a file holding `A`; git blobs likewise).
  */
 
+import { JSON_SIMPLE_ESCAPES } from './publication-rule-json.js';
+
 const PERCENT_RUN = /(?:%[0-9A-Fa-f]{2})+/g;
 const utf8 = new TextDecoder('utf-8');
 
@@ -80,21 +82,10 @@ export function jsonStringViews(text: string, unescaped = false): string[] {
   return views;
 }
 
-const GRAPHQL_SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
-  '"': '"',
-  '\\': '\\',
-  '/': '/',
-  b: '\b',
-  f: '\f',
-  n: '\n',
-  r: '\r',
-  t: '\t',
-};
-
 /** Reads one escape of a GraphQL string at `at` (the backslash); null when it is not one. */
 function readGraphqlEscape(text: string, at: number): { value: string; end: number } | null {
   const kind = text.charAt(at + 1);
-  const simple = GRAPHQL_SIMPLE_ESCAPES[kind];
+  const simple = JSON_SIMPLE_ESCAPES[kind]; // GraphQL's set is JSON's
   if (simple !== undefined) return { value: simple, end: at + 2 };
   if (kind !== 'u') return null;
   const braced = /^\{([0-9A-Fa-f]{1,8})\}/.exec(text.slice(at + 2, at + 13));

@@ -25,7 +25,8 @@ const MAX_KEY_SPELLING = PATTERN_KEY.length * 6 + 2;
 /** The longest JSON spelling of a pattern of 256 UTF-8 bytes (every byte at most 6 chars). */
 const MAX_VALUE_SPELLING = 256 * 6 + 2;
 
-const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
+/** The single-character escapes of a JSON string (GraphQL strings have the same set). */
+export const JSON_SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
   '"': '"',
   '\\': '\\',
   '/': '/',
@@ -61,7 +62,7 @@ export function readJsonString(
       continue;
     }
     const escape = text.charAt(index + 1);
-    const simple = SIMPLE_ESCAPES[escape];
+    const simple = JSON_SIMPLE_ESCAPES[escape];
     if (simple !== undefined) {
       value += simple;
       index += 2;
