@@ -48,7 +48,8 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
   const { runNativeMain } = await import('./native-main.js');
   await runNativeMain(argv.slice(1), process.argv[1]);
 } else {
-  enableCompileCache();
+  // install-shim writes only the files it reports (`--dry-run`: none): not Node's cache either.
+  if (argv[0] !== 'install-shim') enableCompileCache();
   const [{ createCli }, { createNodeDependencies }, { colorDepthFor, helpColors }] =
     await Promise.all([
       import('./create-cli.js'),

@@ -237,6 +237,17 @@ describe.skipIf(SKIP_WITHOUT_ZSH)(
       expect(snapshot(dir.path)).toEqual(before);
     }, 60_000);
 
+    it("--dry-run touches nothing with Node's compile cache enabled either", async () => {
+      const { NODE_DISABLE_COMPILE_CACHE: _disabled, ...cached } = env;
+      const before = snapshot(dir.path);
+      const dry = await run(process.execPath, [bin, 'install-shim', '--dry-run'], cached, home);
+      expect(dry.code).toBe(0);
+      expect(snapshot(dir.path)).toEqual(before);
+      // The same environment does give other commands their cache (the test can see one).
+      await run(process.execPath, [bin, 'health'], cached, home);
+      expect(existsSync(join(home, '.cache', 'relay', 'node-compile-cache'))).toBe(true);
+    }, 60_000);
+
     it.each([
       ['absent files stay absent', undefined, undefined],
       ['files without a final newline and CRLF', 'export A=1', 'export B=2\r\nexport C=3\r\n'],
