@@ -53,25 +53,25 @@ export function isJsonContentType(contentType: string | undefined): boolean {
   return mediaType === 'application/json' || /^application\/[^/\s]+\+json$/u.test(mediaType);
 }
 
-const DIFF_OR_PATCH_MEDIA_TYPE =
-  /^(?:application\/vnd\.github(?:\.v3)?\.(?:diff|patch)|text\/x-(?:diff|patch))$/u;
+const DOCUMENT_MEDIA_TYPE =
+  /^(?:application\/vnd\.github(?:\.v3)?\.(?:diff|patch|raw)|text\/x-(?:diff|patch))$/u;
 
 /**
- * Whether an `accept` or `content-type` value names a diff or patch: one of its media types
- * (comma-separated, parameters ignored, case-insensitive) is `application/vnd.github.diff`,
- * `application/vnd.github.patch` (`.v3.` forms included), `text/x-diff` or `text/x-patch`.
- * The API host answers such a request with a diff or patch document, not an API value: its
- * empty body is `''` like the patch host's, not `null` (SPEC.md "Body encoding rules" 2).
+ * Whether an `accept` or `content-type` value names a document the API host serves in place of
+ * an API value — a diff, a patch or a file's raw content: one of its media types (comma-separated,
+ * parameters ignored, case-insensitive) is `application/vnd.github.diff`,
+ * `application/vnd.github.patch` or `application/vnd.github.raw` (`.v3.` forms included; not
+ * `raw+json`, a JSON value), `text/x-diff` or `text/x-patch`. Its empty body is `''` like the
+ * patch or raw host's, not `null` (SPEC.md "Body encoding rules" 2), so the same read gives the
+ * same envelope whichever lane served it.
  *
  * @param value - an `accept` or `content-type` header value
  */
-export function namesDiffOrPatch(value: string | undefined): boolean {
+export function namesDocumentMediaType(value: string | undefined): boolean {
   if (value === undefined) return false;
   return value
     .split(',')
-    .some((range) =>
-      DIFF_OR_PATCH_MEDIA_TYPE.test((range.split(';')[0] ?? '').trim().toLowerCase()),
-    );
+    .some((range) => DOCUMENT_MEDIA_TYPE.test((range.split(';')[0] ?? '').trim().toLowerCase()));
 }
 
 function decodeStrict(bytes: Uint8Array): string | undefined {

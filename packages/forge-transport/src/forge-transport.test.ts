@@ -702,8 +702,10 @@ describe('bodies and headers on the wire', () => {
     ['accept asks for a diff', { accept: 'application/vnd.github.diff' }, {}],
     ['accept asks for a patch (v3 form)', { accept: 'application/vnd.github.v3.patch' }, {}],
     ['the answer is a diff', {}, { 'content-type': 'application/vnd.github.diff; charset=utf-8' }],
+    ["accept asks for a file's raw content", { accept: 'application/vnd.github.raw' }, {}],
+    ['accept asks for raw content (v3 form)', { accept: 'application/vnd.github.v3.raw' }, {}],
   ])(
-    'an empty diff or patch from the API host is an empty string, as from the patch host (%s)',
+    'an empty diff, patch or raw file from the API host is an empty string, as from the patch or raw host (%s)',
     async (_case, callerHeaders: Record<string, string>, responseHeaders) => {
       const api = await server(answer(200, responseHeaders));
       const forge = transport({ apiUrl: api.origin });
@@ -717,17 +719,20 @@ describe('bodies and headers on the wire', () => {
     },
   );
 
-  it('an empty API answer to a JSON request stays null', async () => {
-    const api = await server(answer(200, { 'content-type': 'application/json' }));
-    const forge = transport({ apiUrl: api.origin });
-    const result = await forge.request({
-      host: 'api',
-      path: '/x',
-      headers: { accept: 'application/vnd.github+json' },
-      rewriteCheck: allow,
-    });
-    expect(result).toMatchObject({ ok: true, value: { body: { encoding: 'text', body: null } } });
-  });
+  it.each(['application/vnd.github+json', 'application/vnd.github.raw+json'])(
+    'an empty API answer to a JSON request stays null (accept %s)',
+    async (accept) => {
+      const api = await server(answer(200, { 'content-type': 'application/json' }));
+      const forge = transport({ apiUrl: api.origin });
+      const result = await forge.request({
+        host: 'api',
+        path: '/x',
+        headers: { accept },
+        rewriteCheck: allow,
+      });
+      expect(result).toMatchObject({ ok: true, value: { body: { encoding: 'text', body: null } } });
+    },
+  );
 
   it('parses a realistic JSON answer and its rate-limit headers', async () => {
     const api = await server(

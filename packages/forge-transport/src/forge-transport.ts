@@ -2,7 +2,7 @@ import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_REQUEST_TIMEOUT_MS, err, ok } from 
 import type { Result } from '@relay/protocol';
 import { Agent } from 'undici';
 import type { Dispatcher } from 'undici';
-import { encodeBody, namesDiffOrPatch } from './body-encoder.js';
+import { encodeBody, namesDocumentMediaType } from './body-encoder.js';
 import type { EncodedBody } from './body-encoder.js';
 import { readCappedBody } from './capped-body-reader.js';
 import { parseForgeHosts } from './host-allowlist.js';
@@ -213,7 +213,7 @@ export function createForgeTransport(options: ForgeTransportOptions = {}): Forge
     let rateLimit: RateLimitInfo | undefined;
     const flow = request.flow ?? 'default';
     // A diff or patch asked of the API host is a document: empty, it is '' as from the patch host.
-    const asksForDocument = namesDiffOrPatch(initialHeaders.value.checked.accept);
+    const asksForDocument = namesDocumentMediaType(initialHeaders.value.checked.accept);
 
     for (let followed = 0; ; followed += 1) {
       const duringRedirect = followed > 0;
@@ -280,7 +280,7 @@ export function createForgeTransport(options: ForgeTransportOptions = {}): Forge
         );
       }
       const contentType = singleHeader(responseHeaders, 'content-type');
-      const isApiValue = kind === 'api' && !asksForDocument && !namesDiffOrPatch(contentType);
+      const isApiValue = kind === 'api' && !asksForDocument && !namesDocumentMediaType(contentType);
       return ok({
         status: response.statusCode,
         headers: toEnvelopeHeaders(responseHeaders),
