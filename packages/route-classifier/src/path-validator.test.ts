@@ -13,6 +13,7 @@ describe('validatePath accepts real GitHub paths', () => {
     [`${R}/contents/.github/workflows/ci.yml`],
     [`${R}/contents/docs/getting%20started.md`],
     [`${R}/contents/a%09b.txt`],
+    [`${R}/contents/%09notes.txt`],
     [`${R}/contents/na%C3%AFve.md`],
     [`${R}/contents/100%25.md`],
     [`${R}/labels/type:bug`],
@@ -123,6 +124,13 @@ describe('validatePath rejects with the rule broken', () => {
     ],
     [`${R}/rules/branches/release%2Fv2%0A`, 'encoded_control_character'],
     [`${R}/rules/branches/a%0Db`, 'encoded_control_character'],
+    // An escaped TAB, LF or CR that a URL parser would strip, leaving `//`, an empty or a dot
+    // segment (found by the property below: `/%09/octocat` decodes to `//octocat`).
+    ['/%09/octocat', 'encoded_control_character'],
+    ['/%0A%0d/octocat/x', 'encoded_control_character'],
+    [`${R}/contents/.%09./secret`, 'encoded_control_character'],
+    [`${R}/contents/.%09/x`, 'encoded_control_character'],
+    [`${R}/contents/a/%09`, 'encoded_control_character'],
   ])('%j → %s', (path, rule) => {
     expect(validatePath(path)).toEqual({ ok: false, code: 'invalid_path', rule });
   });

@@ -112,6 +112,26 @@ function compareBasehead(segments: readonly string[]): string | undefined {
   return segments.slice(4).join('/');
 }
 
+/** An escaped TAB, LF or CR: the bytes a URL parser strips once they are decoded. */
+const ENCODED_URL_WHITESPACE = /%0[9aAdD]/g;
+
+/**
+ * Whether an escaped TAB, LF or CR hides an empty or dot segment. Such an escape stays encoded on
+ * the wire (SPEC.md rule 2: `%09` stays `%09`), but a URL parser strips the decoded character: a
+ * segment of only such escapes, or one that leaves `.` or `..` around them, would read as `//`
+ * (another host, at the start), an empty segment or a traversal to anything that decodes the path
+ * once more and parses it as a URL. (`/%09/octocat` decodes to `//octocat`.)
+ */
+function hidesStructureBehindUrlWhitespace(path: string): boolean {
+  if (!path.includes('%')) return false;
+  const stripped = path.replace(ENCODED_URL_WHITESPACE, '');
+  if (stripped === path) return false;
+  if (stripped.includes('//') || (stripped.length > 1 && stripped.endsWith('/'))) return true;
+  if (stripped === '') return true;
+  const segments = stripped === '/' ? [] : stripped.slice(1).split('/');
+  return checkDots(stripped, segments) !== undefined;
+}
+
 /**
  * Ruling (a): inside the compare route's {basehead}, `..` is allowed once, as the separator of
  * BASE...HEAD or BASE..HEAD, with non-empty sides that do not start or end with '.' or '/'.
@@ -229,6 +249,7 @@ export function validatePath(path: string): PathValidation {
   const segments = path === '/' ? [] : path.slice(1).split('/');
   const dots = checkDots(path, segments);
   if (dots !== undefined) return invalid(dots);
+  if (hidesStructureBehindUrlWhitespace(path)) return invalid('encoded_control_character');
   // Without an escape, the decoded branch is the raw one: already free of control characters.
   const branch = path.includes('%')
     ? checkProtectionBranch(segments, escapes.encodedSlash)
