@@ -16,7 +16,7 @@ import {
 } from '@relay/cache';
 import type { ForgeTransport, JsonValue, RewriteCheck } from '@relay/forge-transport';
 import { isGovernorRefusal } from '../governor/governed-transport.js';
-import type { IdentityPool, PoolIdentity } from '@relay/identity-pool';
+import type { AcquireFailure, IdentityPool, PoolIdentity } from '@relay/identity-pool';
 import {
   relayRequestSchema,
   statusOf,
@@ -51,6 +51,7 @@ import { toRouteKey, toSelectionRoute } from './route-identity.js';
 import { createAnonymousBudget, type AnonymousBudget } from './token-free-lanes.js';
 import {
   readUpstream,
+  toAcquireFailure,
   toTransportFailure,
   type LaneContext,
   type LaneFailure,
@@ -566,6 +567,9 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
     if (route.repoScoped && route.owner !== undefined && route.repo !== undefined) {
       const probeRoute = { ...toSelectionRoute(route, true), kind: 'repo_view' as const };
       const probePath = `/repos/${route.owner}/${route.repo}`;
+      // A pooled probe the coordinator could not serve: the proof failed for the relay's own
+      // infrastructure, not for anything the repository said (see the answer below).
+      let probeAcquireFailure: AcquireFailure | undefined;
       const proof = await deps.guard.prove({
         owner: route.owner,
         repo: route.repo,
@@ -581,7 +585,12 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
             policy,
             identities: candidates,
           });
-          if (!acquired.ok) return undefined;
+          if (!acquired.ok) {
+            if (acquired.error.code === 'coordinator_unavailable') {
+              probeAcquireFailure = acquired.error;
+            }
+            return undefined;
+          }
           const { identity, credential } = acquired.value;
           const result = await deps.transport.request({
             host: 'api',
@@ -607,6 +616,15 @@ export function createRelayPipeline(deps: RelayPipelineDeps): RelayPipeline {
         },
       });
       if (!proof.ok) {
+        // Unproven because the coordinator (Redis, …) was away when a pooled probe was needed:
+        // that is no answer about the repository, so not `repo_not_public` (which the client
+        // never retries) but the coordinator's own typed failure (424 `relay_overloaded`).
+        if (proof.error.code === 'not_public' && probeAcquireFailure !== undefined) {
+          return {
+            ok: false,
+            failure: toAcquireFailure(probeAcquireFailure, undefined, false).failure,
+          };
+        }
         return {
           ok: false,
           failure:
